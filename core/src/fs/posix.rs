@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: Apache-2.0
+//! The real file system: std::fs, with fdatasync for `sync` and RocksDB's error texts.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::Write;
+use std::path::Path;
+
+use super::{lock, FileSystem, SequentialFile, WritableFile};
+use crate::error::{Error, Result};
+
+/// std::fs behind the [`FileSystem`] trait.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct PosixFs;
+
+struct PosixWritable {
+    file: File,
+    path: std::path::PathBuf,
+    size: u64,
+}
+
+impl WritableFile for PosixWritable {
+    fn append(&mut self, data: &[u8]) -> Result<()> {
+        self.file
+            .write_all(data)
+            .map_err(|e| Error::from_io("While appending to file", &self.path, &e))?;
+        self.size += data.len() as u64;
+        Ok(())
+    }
+    fn sync(&mut self) -> Result<()> {
+        self.file
+            .sync_data()
+            .map_err(|e| Error::from_io("While fdatasync", &self.path, &e))
+    }
+    fn size(&self) -> u64 {
+        self.size
+    }
+}
+
+impl FileSystem for PosixFs {
+    fn new_writable(&self, path: &Path) -> Result<Box<dyn WritableFile>> {
+        let file = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(path)
+            .map_err(|e| Error::from_io("While open a file for appending", path, &e))?;
+        Ok(Box::new(PosixWritable {
+            file,
+            path: path.to_path_buf(),
+            size: 0,
+        }))
+    }
+    fn reopen_writable(&self, path: &Path) -> Result<Box<dyn WritableFile>> {
+        let file = OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(path)
+            .map_err(|e| Error::from_io("While open a file for appending", path, &e))?;
+        let size = file
+            .metadata()
+            .map_err(|e| Error::from_io("While stat a file for size", path, &e))?
+            .len();
+        Ok(Box::new(PosixWritable {
+            file,
+            path: path.to_path_buf(),
+            size,
+        }))
+    }
+    fn new_sequential(&self, path: &Path) -> Result<SequentialFile> {
+        let file = File::open(path).map_err(|e| {
+            Error::from_io("While opening a file for sequentially reading", path, &e)
+        })?;
+        Ok(Box::new(std::io::BufReader::with_capacity(64 * 1024, file)))
+    }
+    fn read_all(&self, path: &Path) -> Result<Vec<u8>> {
+        fs::read(path)
+            .map_err(|e| Error::from_io("While opening a file for sequentially reading", path, &e))
+    }
+    fn exists(&self, path: &Path) -> bool {
+        path.exists()
+    }
+    fn file_size(&self, path: &Path) -> Result<u64> {
+        fs::metadata(path)
+            .map(|m| m.len())
+            .map_err(|e| Error::from_io("while stat a file for size", path, &e))
+    }
+    fn list_dir(&self, path: &Path) -> Result<Vec<String>> {
+        let rd = fs::read_dir(path).map_err(|e| Error::from_io("While opendir", path, &e))?;
+        let mut names = Vec::new();
+        for entry in rd {
+            let entry = entry.map_err(|e| Error::from_io("While readdir", path, &e))?;
+            names.push(entry.file_name().to_string_lossy().into_owned());
+        }
+        Ok(names)
+    }
+    fn create_dir_all(&self, path: &Path) -> Result<()> {
+        fs::create_dir_all(path).map_err(|e| Error::from_io("While mkdir", path, &e))
+    }
+    fn remove_file(&self, path: &Path) -> Result<()> {
+        fs::remove_file(path).map_err(|e| Error::from_io("while unlink() file", path, &e))
+    }
+    fn remove_dir(&self, path: &Path) -> Result<()> {
+        fs::remove_dir(path).map_err(|e| Error::from_io("While rmdir", path, &e))
+    }
+    fn rename(&self, from: &Path, to: &Path) -> Result<()> {
+        fs::rename(from, to).map_err(|e| Error::from_io("While renaming a file to", to, &e))
+    }
+    fn hard_link(&self, from: &Path, to: &Path) -> Result<()> {
+        fs::hard_link(from, to).map_err(|e| Error::from_io("while link file to", to, &e))
+    }
+    fn sync_dir(&self, path: &Path) -> Result<()> {
+        let dir = File::open(path).map_err(|e| Error::from_io("While open directory", path, &e))?;
+        dir.sync_all()
+            .map_err(|e| Error::from_io("While fsync", path, &e))
+    }
+    fn truncate(&self, path: &Path, len: u64) -> Result<()> {
+        let f = OpenOptions::new()
+            .write(true)
+            .open(path)
+            .map_err(|e| Error::from_io("While open file for truncate", path, &e))?;
+        f.set_len(len)
+            .map_err(|e| Error::from_io("While truncate file", path, &e))
+    }
+    fn lock_file(&self, path: &Path) -> Result<lock::FileLock> {
+        lock::lock(path)
+    }
+}

@@ -1,0 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+//! Small shared pieces: integer coding, masked crc32c, seeded randomness.
+
+pub mod coding;
+pub mod crc;
