@@ -36,8 +36,8 @@ impl Drop for FileLock {
 }
 
 fn thread_id() -> u64 {
-    // SAFETY: `pthread_self` has no preconditions and cannot fail.
     #[expect(unsafe_code, reason = "the thread id is only available from libc")]
+    // SAFETY: `pthread_self` has no preconditions and cannot fail.
     let id = unsafe { libc::pthread_self() };
     id as u64
 }

@@ -2,10 +2,11 @@
 //! Versions: the metadata describing which SST files make up each column family (metadata
 //! path, used by recovery, flush and compaction).
 //!
-//! Today this module holds the MANIFEST record codec ([`edit`]); it will also hold the
-//! version set (the current `Version` per column family, `log_and_apply` and the MANIFEST
-//! writer) and the refcounted read views built on it.
+//! [`edit`] is the MANIFEST record codec; [`set`] is the version set (column families, their
+//! files and log numbers, `log_and_apply` and the MANIFEST writer). Per-level `Version`s and
+//! the refcounted read views built on them come with tables.
 
 pub mod edit;
+pub mod set;
 
 pub use edit::{BlobFileAddition, BlobFileGarbage, FileMetaData, VersionEdit};
