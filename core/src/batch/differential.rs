@@ -111,6 +111,27 @@ fn reps_match_librocksdb() {
             .unwrap_or_else(|| panic!("dump has no line {name}"))
     };
     let big_cf: u32 = get("big_cf_id").parse().expect("number");
+
+    // Every rep librocksdb built must pass our validation.
+    for name in [
+        "empty",
+        "basic",
+        "create_from",
+        "cleared",
+        "cf",
+        "vectors",
+        "long",
+        "savepoints",
+    ] {
+        let text = get(name);
+        let bytes: Vec<u8> = (0..text.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&text[i..i + 2], 16).expect("hex"))
+            .collect();
+        if let Err(e) = WriteBatch::from_rep(bytes) {
+            panic!("librocksdb rep {name} rejected: {e}");
+        }
+    }
     assert!(big_cf >= 128, "big cf id should need a two-byte varint");
 
     let mut b = WriteBatch::new();

@@ -84,6 +84,23 @@ struct SavePoint {
 }
 
 /// A batch of updates in RocksDB's rep format. See the module docs for the layout.
+///
+/// # Examples
+///
+/// ```
+/// use solistore::batch::{Record, WriteBatch};
+///
+/// let mut batch = WriteBatch::new();
+/// batch.put(0, b"key", b"value");
+/// batch.delete(2, b"old"); // column family 2
+/// assert_eq!(batch.count(), 2);
+///
+/// // The rep is what the WAL stores; it decodes back to the same records.
+/// let copy = WriteBatch::from_rep(batch.data().to_vec())?;
+/// let first = copy.records().next().transpose()?;
+/// assert_eq!(first, Some(Record::Put { cf: 0, key: b"key", value: b"value" }));
+/// # Ok::<(), solistore::Error>(())
+/// ```
 #[derive(Clone)]
 pub struct WriteBatch {
     /// The encoded batch: 12-byte header, then records.

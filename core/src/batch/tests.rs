@@ -149,6 +149,17 @@ fn golden_default_cf_records() {
 }
 
 #[test]
+fn worked_example_in_format_doc() {
+    let mut b = WriteBatch::new();
+    b.set_sequence(100);
+    b.put(0, b"k", b"v");
+    b.delete(3, b"d");
+    b.put_log_data(b"L");
+    let want = "64 00 00 00 00 00 00 00  02 00 00 00  01 01 6b 01 76  04 03 01 64  03 01 4c";
+    assert_eq!(b.data(), unhex(want).as_slice());
+}
+
+#[test]
 fn golden_column_family_records() {
     let mut b = WriteBatch::new();
     b.put(1, b"k", b"v");
