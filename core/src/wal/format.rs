@@ -81,6 +81,17 @@ pub fn is_recyclable_type(t: u8) -> bool {
     (RecordType::RecyclableFull as u8..=RecordType::RecyclableLast as u8).contains(&t)
 }
 
+/// RocksDB 11.1.2: an unknown record type with this bit set may be skipped silently
+/// (`kRecordTypeSafeIgnoreMask`, used by 130/131, the predecessor-WAL-info records).
+pub const RECORD_TYPE_SAFE_IGNORE_MASK: u8 = 0x80;
+
+/// Whether a reader must parse an 11-byte header for the raw type byte `t`: the recyclable
+/// kinds 5 to 8, plus 11.1.2's recyclable timestamp-size (11) and predecessor-info (131)
+/// records, so that those are at least framed correctly.
+pub fn uses_recyclable_header(t: u8) -> bool {
+    is_recyclable_type(t) || t == 11 || t == 131
+}
+
 /// The masked checksum stored in a header: crc32c over the type byte, the log number bytes
 /// (`log_number` is `Some` only for recyclable types) and the payload.
 pub fn record_checksum(t: u8, log_number: Option<u32>, payload: &[u8]) -> u32 {

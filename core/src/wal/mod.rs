@@ -17,6 +17,8 @@ pub use reader::{LogReader, ReadOutcome, WalRecoveryMode};
 pub use writer::LogWriter;
 
 #[cfg(test)]
+mod corruption_tests;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod testutil;

@@ -21,8 +21,8 @@
 
 use std::io::{ErrorKind, Read};
 
-use super::format::{is_recyclable_type, RecordType, BLOCK_SIZE, HEADER_SIZE};
-use super::format::{record_checksum, RECYCLABLE_HEADER_SIZE};
+use super::format::{record_checksum, RECORD_TYPE_SAFE_IGNORE_MASK, RECYCLABLE_HEADER_SIZE};
+use super::format::{uses_recyclable_header, RecordType, BLOCK_SIZE, HEADER_SIZE};
 use crate::error::{Error, Result};
 pub use crate::options::WalRecoveryMode;
 
@@ -244,7 +244,15 @@ impl<R: Read> LogReader<R> {
                                 self.compression_record_read = true;
                             }
                         }
+                        None if t & RECORD_TYPE_SAFE_IGNORE_MASK != 0 => {
+                            // 11.1.2's ignorable kinds (predecessor-WAL info): not data.
+                            in_fragment = false;
+                            out.clear();
+                        }
                         Some(RecordType::Zero) | None => {
+                            // NOTE: 7.8.3 mistakes types 10 to 15 for its internal codes
+                            // (10 reads as end of file, 11 is dropped silently, ...); any
+                            // unknown type is corruption here (docs/format/wal.md).
                             let bytes = len + if in_fragment { out.len() } else { 0 };
                             report!(bytes, &format!("unknown record type {t}"));
                             in_fragment = false;
@@ -326,7 +334,7 @@ impl<R: Read> LogReader<R> {
             let length = usize::from(u16::from_le_bytes([h[4], h[5]]));
             let t = h[6];
             let mut header_size = HEADER_SIZE;
-            if is_recyclable_type(t) {
+            if uses_recyclable_header(t) {
                 if self.offset() == 0 {
                     self.recycled = true;
                 }
