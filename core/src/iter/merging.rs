@@ -274,8 +274,10 @@ mod tests {
         v
     }
 
+    type Entries = Vec<(Vec<u8>, Vec<u8>)>;
+
     /// Builds a merging iterator over `children` (each sorted here) and the sorted union.
-    fn build(children: Vec<Vec<(Vec<u8>, Vec<u8>)>>) -> (MergingIterator, Vec<(Vec<u8>, Vec<u8>)>) {
+    fn build(children: Vec<Entries>) -> (MergingIterator, Entries) {
         let icmp = InternalKeyComparator::default();
         let mut all = Vec::new();
         let mut its: Vec<Box<dyn InternalIterator>> = Vec::new();
