@@ -1,2 +1,424 @@
 // SPDX-License-Identifier: Apache-2.0
-//! (to be written)
+//! The DB handle and its shared state.
+//!
+//! `Db` is a cheap handle around `Arc<DbInner>`; iterators, snapshots and column family
+//! handles hold their own `Arc`s, so they stay usable (on the data they already see) even if
+//! the DB is closed first. `close` releases the `LOCK` and the WAL at once, whatever else
+//! still holds the inner state.
+//!
+//! Stages live in sibling files: `open` (open, recovery, destroy, list column families),
+//! `write` (group commit), `read` (get, multi_get, iterators, snapshots), `column_family`.
+
+pub mod column_family;
+mod open;
+mod read;
+mod write;
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+
+use parking_lot::{Mutex, RwLock};
+
+pub use column_family::ColumnFamilyHandle;
+use column_family::{ColumnFamilyData, ColumnFamilySet};
+pub use read::{DbIterator, Snapshot};
+
+use crate::batch::WriteBatch;
+use crate::error::{Error, Result};
+use crate::fs::{lock::FileLock, FileSystem};
+use crate::options::{ColumnFamilyOptions, DbOptions, ReadOptions, WriteOptions};
+use crate::version::edit::VersionEdit;
+use crate::version::set::VersionSet;
+
+/// Counters behind `rocksdb.stats` and the statistics tickers. Relaxed atomics.
+#[derive(Debug, Default)]
+pub struct Stats {
+    pub keys_written: AtomicU64,
+    pub bytes_written: AtomicU64,
+    pub keys_read: AtomicU64,
+    pub bytes_read: AtomicU64,
+    pub wal_syncs: AtomicU64,
+}
+
+/// State shared by every handle of one open DB.
+pub(crate) struct DbInner {
+    /// The path as the caller gave it (messages quote it verbatim). Immutable.
+    pub(crate) name: String,
+    pub(crate) path: PathBuf,
+    pub(crate) fs: Arc<dyn FileSystem>,
+    pub(crate) options: DbOptions,
+    pub(crate) read_only: bool,
+    /// The `LOCK`; taken out by `close`.
+    lock: Mutex<Option<FileLock>>,
+    /// The MANIFEST state. Held for column family changes (and later flushes).
+    pub(crate) versions: Mutex<VersionSet>,
+    pub(crate) cfs: RwLock<ColumnFamilySet>,
+    pub(crate) write: write::WriteQueue,
+    /// The number of the WAL being written. Changed only at a WAL switch.
+    pub(crate) wal_number: AtomicU64,
+    /// The last sequence number visible to readers; written only by the write leader.
+    pub(crate) last_sequence: AtomicU64,
+    pub(crate) snapshots: read::SnapshotList,
+    /// The sticky error that poisons writes (failed WAL I/O, a panic mid-write).
+    pub(crate) bg_error: Mutex<Option<Error>>,
+    pub(crate) closed: AtomicBool,
+    pub(crate) stats: Stats,
+}
+
+impl DbInner {
+    pub(crate) fn check_open(&self) -> Result<()> {
+        if self.closed.load(Ordering::Acquire) {
+            return Err(Error::invalid_argument("DB is closed"));
+        }
+        Ok(())
+    }
+
+    pub(crate) fn check_writable(&self) -> Result<()> {
+        self.check_open()?;
+        if self.read_only {
+            return Err(Error::not_supported(
+                "Not supported operation in read only mode.",
+            ));
+        }
+        if let Some(err) = self.bg_error.lock().clone() {
+            return Err(err);
+        }
+        Ok(())
+    }
+
+    fn cfd(&self, cf: &ColumnFamilyHandle) -> Result<Arc<ColumnFamilyData>> {
+        let cfs = self.cfs.read();
+        match cfs.get(cf.cfd.id) {
+            Some(c) if Arc::ptr_eq(c, &cf.cfd) => Ok(c.clone()),
+            _ if cf.cfd.is_dropped() => Ok(cf.cfd.clone()),
+            _ => Err(Error::invalid_argument("Invalid column family handle")),
+        }
+    }
+}
+
+/// An open database. Cheap to clone; all clones share one state.
+///
+/// # Examples
+/// ```
+/// use solistore::db::Db;
+/// use solistore::options::{DbOptions, ReadOptions, WriteOptions};
+/// let dir = tempfile::tempdir().unwrap();
+/// let opts = DbOptions { create_if_missing: true, ..Default::default() };
+/// let db = Db::open(&opts, Default::default(), dir.path().to_str().unwrap()).unwrap();
+/// db.put(&WriteOptions::default(), &db.default_cf(), b"k", b"v").unwrap();
+/// assert_eq!(db.get(&ReadOptions::default(), &db.default_cf(), b"k").unwrap(), Some(b"v".to_vec()));
+/// ```
+#[derive(Clone)]
+pub struct Db {
+    inner: Arc<DbInner>,
+}
+
+impl std::fmt::Debug for Db {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Db")
+            .field("name", &self.inner.name)
+            .finish()
+    }
+}
+
+impl Db {
+    /// Opens (or creates) the DB at `path` with only the default column family.
+    ///
+    /// # Errors
+    /// RocksDB's open errors: a missing DB without `create_if_missing`, an existing one with
+    /// `error_if_exists`, a held lock, column families not listed, a comparator mismatch,
+    /// corruption.
+    pub fn open(opts: &DbOptions, cf_opts: ColumnFamilyOptions, path: &str) -> Result<Db> {
+        let (db, _) = open::open(
+            opts,
+            path,
+            vec![("default".to_string(), cf_opts)],
+            false,
+            false,
+        )?;
+        Ok(db)
+    }
+
+    /// Opens with a list of column families; every existing one must be listed (unless
+    /// read-only), and `default` among them. Returns a handle per listed family, in order.
+    pub fn open_cf(
+        opts: &DbOptions,
+        path: &str,
+        cfs: Vec<(String, ColumnFamilyOptions)>,
+    ) -> Result<(Db, Vec<ColumnFamilyHandle>)> {
+        open::open(opts, path, cfs, false, false)
+    }
+
+    /// Opens read-only: no lock, no WAL or MANIFEST writes; the WAL is replayed in memory.
+    pub fn open_cf_read_only(
+        opts: &DbOptions,
+        path: &str,
+        cfs: Vec<(String, ColumnFamilyOptions)>,
+        error_if_wal_file_exists: bool,
+    ) -> Result<(Db, Vec<ColumnFamilyHandle>)> {
+        open::open(opts, path, cfs, true, error_if_wal_file_exists)
+    }
+
+    /// The names of the column families of the DB at `path`, in id order.
+    pub fn list_column_families(path: &str) -> Result<Vec<String>> {
+        open::list_column_families(path)
+    }
+
+    /// Deletes the DB's files and its directory when empty. A missing DB is not an error.
+    pub fn destroy(path: &str) -> Result<()> {
+        open::destroy(path)
+    }
+
+    pub fn name(&self) -> &str {
+        &self.inner.name
+    }
+
+    pub fn default_cf(&self) -> ColumnFamilyHandle {
+        let cfs = self.inner.cfs.read();
+        let cfd = cfs
+            .get(0)
+            .cloned()
+            .expect("the default column family is expected to always exist");
+        ColumnFamilyHandle { cfd }
+    }
+
+    /// A handle to an existing column family by name.
+    pub fn cf_handle(&self, name: &str) -> Option<ColumnFamilyHandle> {
+        self.inner
+            .cfs
+            .read()
+            .by_name(name)
+            .map(|cfd| ColumnFamilyHandle { cfd: cfd.clone() })
+    }
+
+    /// Creates a column family (recorded in the MANIFEST).
+    ///
+    /// # Errors
+    /// `Invalid argument: Column family already exists` for a taken name.
+    pub fn create_column_family(
+        &self,
+        opts: ColumnFamilyOptions,
+        name: &str,
+    ) -> Result<ColumnFamilyHandle> {
+        let inner = &self.inner;
+        inner.check_writable()?;
+        let mut vs = inner.versions.lock();
+        if inner.cfs.read().by_name(name).is_some() {
+            return Err(Error::invalid_argument("Column family already exists"));
+        }
+        let id = vs.max_column_family + 1;
+        let edit = VersionEdit {
+            column_family: id,
+            column_family_add: Some(name.to_string()),
+            comparator: Some(opts.comparator.name().to_string()),
+            log_number: Some(inner.wal_number.load(Ordering::Acquire)),
+            max_column_family: Some(id),
+            ..Default::default()
+        };
+        vs.log_and_apply(edit).map_err(|e| inner.poison(e))?;
+        let cfd = Arc::new(ColumnFamilyData::new(id, name.to_string(), opts));
+        inner.cfs.write().insert(cfd.clone());
+        Ok(ColumnFamilyHandle { cfd })
+    }
+
+    /// Drops a column family (recorded in the MANIFEST). Existing handles can still read it.
+    ///
+    /// # Errors
+    /// `Invalid argument: Can't drop default column family` for the default one.
+    pub fn drop_column_family(&self, cf: &ColumnFamilyHandle) -> Result<()> {
+        let inner = &self.inner;
+        inner.check_writable()?;
+        if cf.cfd.id == 0 {
+            return Err(Error::invalid_argument("Can't drop default column family"));
+        }
+        let mut vs = inner.versions.lock();
+        if cf.cfd.is_dropped() {
+            return Err(Error::invalid_argument("Column family already dropped!\n"));
+        }
+        inner.cfd(cf)?;
+        let edit = VersionEdit {
+            column_family: cf.cfd.id,
+            column_family_drop: true,
+            ..Default::default()
+        };
+        vs.log_and_apply(edit).map_err(|e| inner.poison(e))?;
+        cf.cfd.mark_dropped();
+        inner.cfs.write().remove(cf.cfd.id);
+        Ok(())
+    }
+
+    /// Names of the live column families, in id order.
+    pub fn column_family_names(&self) -> Vec<String> {
+        self.inner
+            .cfs
+            .read()
+            .iter()
+            .map(|c| c.name.clone())
+            .collect()
+    }
+
+    /// Applies `batch` atomically (all column families at once).
+    pub fn write(&self, wo: &WriteOptions, batch: &WriteBatch) -> Result<()> {
+        self.inner.write(wo, batch)
+    }
+
+    pub fn put(
+        &self,
+        wo: &WriteOptions,
+        cf: &ColumnFamilyHandle,
+        key: &[u8],
+        value: &[u8],
+    ) -> Result<()> {
+        let mut b = WriteBatch::new();
+        b.put(cf.id(), key, value);
+        self.write(wo, &b)
+    }
+
+    pub fn delete(&self, wo: &WriteOptions, cf: &ColumnFamilyHandle, key: &[u8]) -> Result<()> {
+        let mut b = WriteBatch::new();
+        b.delete(cf.id(), key);
+        self.write(wo, &b)
+    }
+
+    pub fn single_delete(
+        &self,
+        wo: &WriteOptions,
+        cf: &ColumnFamilyHandle,
+        key: &[u8],
+    ) -> Result<()> {
+        let mut b = WriteBatch::new();
+        b.single_delete(cf.id(), key);
+        self.write(wo, &b)
+    }
+
+    pub fn delete_range(
+        &self,
+        wo: &WriteOptions,
+        cf: &ColumnFamilyHandle,
+        begin: &[u8],
+        end: &[u8],
+    ) -> Result<()> {
+        let mut b = WriteBatch::new();
+        b.delete_range(cf.id(), begin, end);
+        self.write(wo, &b)
+    }
+
+    /// # Errors
+    /// `Not implemented: Provide a merge_operator when opening DB` without a merge operator.
+    pub fn merge(
+        &self,
+        wo: &WriteOptions,
+        cf: &ColumnFamilyHandle,
+        key: &[u8],
+        value: &[u8],
+    ) -> Result<()> {
+        let mut b = WriteBatch::new();
+        b.merge(cf.id(), key, value);
+        self.write(wo, &b)
+    }
+
+    /// Reads `key` as of `ro.snapshot` (or the latest state).
+    pub fn get(
+        &self,
+        ro: &ReadOptions,
+        cf: &ColumnFamilyHandle,
+        key: &[u8],
+    ) -> Result<Option<Vec<u8>>> {
+        let cfd = self.inner.cfd(cf)?;
+        self.inner.get(ro, &cfd, key)
+    }
+
+    /// Reads several keys at one consistent sequence number.
+    pub fn multi_get(
+        &self,
+        ro: &ReadOptions,
+        keys: &[(&ColumnFamilyHandle, &[u8])],
+    ) -> Vec<Result<Option<Vec<u8>>>> {
+        self.inner.multi_get(ro, keys)
+    }
+
+    /// A cursor over the column family as of `ro.snapshot` (or now); later writes do not
+    /// disturb it.
+    pub fn iter(&self, ro: &ReadOptions, cf: &ColumnFamilyHandle) -> Result<DbIterator> {
+        let cfd = self.inner.cfd(cf)?;
+        read::new_iterator(&self.inner, ro, &cfd)
+    }
+
+    /// A point-in-time view; release it by dropping it.
+    pub fn snapshot(&self) -> Snapshot {
+        read::take_snapshot(&self.inner)
+    }
+
+    /// The sequence number of the last visible write.
+    pub fn latest_sequence_number(&self) -> u64 {
+        self.inner.last_sequence.load(Ordering::Acquire)
+    }
+
+    /// Hands buffered WAL bytes to the OS (`manual_wal_flush`), then syncs when asked.
+    pub fn flush_wal(&self, sync: bool) -> Result<()> {
+        self.inner.flush_wal(sync)
+    }
+
+    /// The sticky background error, if the DB is poisoned.
+    pub fn background_error(&self) -> Option<Error> {
+        self.inner.bg_error.lock().clone()
+    }
+
+    pub fn stats(&self) -> &Stats {
+        &self.inner.stats
+    }
+
+    pub fn options(&self) -> &DbOptions {
+        &self.inner.options
+    }
+
+    /// A property's text value (RocksDB's names), or None for an unknown property.
+    pub fn property(&self, cf: &ColumnFamilyHandle, name: &str) -> Option<String> {
+        read::property(&self.inner, cf, name)
+    }
+
+    /// The DB's identity (the `IDENTITY` file's content).
+    pub fn identity(&self) -> Result<String> {
+        let bytes = self
+            .inner
+            .fs
+            .read_all(&crate::fs::filename::identity_file(&self.inner.path))?;
+        Ok(String::from_utf8_lossy(&bytes).trim_end().to_string())
+    }
+
+    /// Closes the DB: pushes buffered WAL bytes to the OS, closes the WAL and releases the
+    /// lock. Handles that outlive it can still read what they saw; writes fail. Idempotent.
+    pub fn close(&self) -> Result<()> {
+        let inner = &self.inner;
+        if inner.closed.swap(true, Ordering::AcqRel) {
+            return Ok(());
+        }
+        // Wait out an in-flight group: the leader holds `wal` while it appends.
+        let res = {
+            let mut wal = inner.write.wal.lock();
+            let res = match wal.as_mut() {
+                Some(log) => log.flush(),
+                None => Ok(()),
+            };
+            *wal = None;
+            res
+        };
+        inner.lock.lock().take();
+        res
+    }
+
+    /// Test hook: true when this handle and `other` share one open DB.
+    #[doc(hidden)]
+    pub fn same_db(&self, other: &Db) -> bool {
+        Arc::ptr_eq(&self.inner, &other.inner)
+    }
+}
+
+impl Drop for DbInner {
+    fn drop(&mut self) {
+        if let Some(log) = self.write.wal.get_mut().as_mut() {
+            let _ = log.flush();
+        }
+    }
+}

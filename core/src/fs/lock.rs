@@ -3,6 +3,12 @@
 //! RocksDB takes it (`env/fs_posix.cc`), so that a librocksdb process and solistore exclude
 //! each other; plus a process-wide table of held paths, because fcntl locks do not exclude
 //! a second open from the same process.
+//!
+//! This is the one module of `core` with `unsafe` code (see UNSAFE.md): three libc calls.
+#![expect(
+    unsafe_code,
+    reason = "fcntl record locks and the thread id are only available from libc"
+)]
 
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
@@ -36,7 +42,6 @@ impl Drop for FileLock {
 }
 
 fn thread_id() -> u64 {
-    #[expect(unsafe_code, reason = "the thread id is only available from libc")]
     // SAFETY: `pthread_self` has no preconditions and cannot fail.
     let id = unsafe { libc::pthread_self() };
     id as u64
@@ -74,10 +79,6 @@ pub fn lock(path: &Path) -> Result<FileLock> {
 
 fn fcntl_write_lock(file: &File) -> std::io::Result<()> {
     // SAFETY: an all-zero `flock` is a valid value of this plain C struct.
-    #[expect(
-        unsafe_code,
-        reason = "fcntl record locks are only available from libc"
-    )]
     let mut fl: libc::flock = unsafe { std::mem::zeroed() };
     fl.l_type = libc::F_WRLCK as libc::c_short;
     fl.l_whence = libc::SEEK_SET as libc::c_short;
@@ -85,10 +86,6 @@ fn fcntl_write_lock(file: &File) -> std::io::Result<()> {
     fl.l_len = 0; // the whole file
                   // SAFETY: the fd is open for the lifetime of `file`, and `fl` is a valid flock struct
                   // that lives across the call.
-    #[expect(
-        unsafe_code,
-        reason = "fcntl record locks are only available from libc"
-    )]
     let rc = unsafe { libc::fcntl(file.as_raw_fd(), libc::F_SETLK, &fl) };
     if rc == -1 {
         Err(std::io::Error::last_os_error())

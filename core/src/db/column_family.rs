@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: Apache-2.0
+//! Column families at run time: each one's options, comparator and memtable, the set of live
+//! ones, and the handles users hold.
+//!
+//! Lock discipline: `ColumnFamilySet` is guarded by `DbInner::cfs` (a read-write lock; writers
+//! of the set are create, drop and open). A family's memtable pointer is guarded by its own
+//! `mem` lock, held only long enough to clone the `Arc`.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use parking_lot::{Mutex, RwLock};
+
+use crate::key::InternalKeyComparator;
+use crate::memtable::MemTable;
+use crate::options::ColumnFamilyOptions;
+use crate::range_del::FragmentedRangeTombstones;
+
+/// One column family's live state.
+pub struct ColumnFamilyData {
+    pub(crate) id: u32,
+    pub(crate) name: String,
+    pub(crate) options: ColumnFamilyOptions,
+    pub(crate) icmp: InternalKeyComparator,
+    /// The active memtable. Guarded by this lock; swapped only by a memtable switch.
+    mem: RwLock<Arc<MemTable>>,
+    /// Set once the family is dropped; writes to it then fail.
+    dropped: AtomicBool,
+    /// Fragmented range tombstones of the active memtable, rebuilt when their count changes.
+    tombstones: Mutex<Option<(usize, Arc<FragmentedRangeTombstones>)>>,
+}
+
+impl std::fmt::Debug for ColumnFamilyData {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ColumnFamilyData")
+            .field("id", &self.id)
+            .field("name", &self.name)
+            .finish()
+    }
+}
+
+impl ColumnFamilyData {
+    pub(crate) fn new(id: u32, name: String, options: ColumnFamilyOptions) -> Self {
+        let icmp = InternalKeyComparator::new(options.comparator.clone());
+        let mem = Arc::new(MemTable::new(icmp.clone()));
+        ColumnFamilyData {
+            id,
+            name,
+            options,
+            icmp,
+            mem: RwLock::new(mem),
+            dropped: AtomicBool::new(false),
+            tombstones: Mutex::new(None),
+        }
+    }
+
+    pub fn id(&self) -> u32 {
+        self.id
+    }
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+    pub fn options(&self) -> &ColumnFamilyOptions {
+        &self.options
+    }
+    pub(crate) fn mem(&self) -> Arc<MemTable> {
+        self.mem.read().clone()
+    }
+    pub(crate) fn is_dropped(&self) -> bool {
+        self.dropped.load(Ordering::Acquire)
+    }
+    pub(crate) fn mark_dropped(&self) {
+        self.dropped.store(true, Ordering::Release);
+    }
+
+    /// The range tombstones of `mem` in read form, or None when it has none.
+    pub(crate) fn tombstones(&self, mem: &MemTable) -> Option<Arc<FragmentedRangeTombstones>> {
+        if !mem.has_range_tombstones() {
+            return None;
+        }
+        let count = mem.num_range_deletes() as usize;
+        let mut cache = self.tombstones.lock();
+        if let Some((n, frag)) = cache.as_ref() {
+            if *n == count {
+                return Some(frag.clone());
+            }
+        }
+        let frag = Arc::new(FragmentedRangeTombstones::new(
+            mem.range_tombstones(),
+            self.options.comparator.clone(),
+        ));
+        *cache = Some((count, frag.clone()));
+        Some(frag)
+    }
+}
+
+/// A user's reference to a column family. Holding it keeps the family's data readable even
+/// after the family is dropped or the DB is closed.
+#[derive(Clone, Debug)]
+pub struct ColumnFamilyHandle {
+    pub(crate) cfd: Arc<ColumnFamilyData>,
+}
+
+impl ColumnFamilyHandle {
+    pub fn id(&self) -> u32 {
+        self.cfd.id
+    }
+    pub fn name(&self) -> &str {
+        &self.cfd.name
+    }
+    pub fn options(&self) -> &ColumnFamilyOptions {
+        &self.cfd.options
+    }
+}
+
+/// The live column families, by id.
+#[derive(Default, Debug)]
+pub(crate) struct ColumnFamilySet {
+    by_id: BTreeMap<u32, Arc<ColumnFamilyData>>,
+}
+
+impl ColumnFamilySet {
+    pub(crate) fn insert(&mut self, cfd: Arc<ColumnFamilyData>) {
+        self.by_id.insert(cfd.id, cfd);
+    }
+    pub(crate) fn remove(&mut self, id: u32) -> Option<Arc<ColumnFamilyData>> {
+        self.by_id.remove(&id)
+    }
+    pub(crate) fn get(&self, id: u32) -> Option<&Arc<ColumnFamilyData>> {
+        self.by_id.get(&id)
+    }
+    pub(crate) fn by_name(&self, name: &str) -> Option<&Arc<ColumnFamilyData>> {
+        self.by_id.values().find(|c| c.name == name)
+    }
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &Arc<ColumnFamilyData>> {
+        self.by_id.values()
+    }
+}

@@ -1,0 +1,482 @@
+// SPDX-License-Identifier: Apache-2.0
+//! Recovery path: open (create or recover), WAL replay, `list_column_families`, `destroy`.
+//!
+//! Open, in order (as RocksDB's `DBImpl::Open`): create the directory if missing (not when
+//! read-only), take `LOCK`, create a new DB when `CURRENT` is missing and `create_if_missing`
+//! is set (`IDENTITY`, `MANIFEST-000001`, `CURRENT`), replay the MANIFEST, check the column
+//! family list and comparators, replay every WAL at or above the oldest log any column family
+//! still needs (honouring `wal_recovery_mode`), then start a new WAL, write a fresh MANIFEST
+//! snapshot and an `OPTIONS` file, and delete obsolete files.
+//!
+//! WALs are never rewritten: recovered data stays in its WAL until a flush (later) records
+//! it in a table and raises the column family's log number, so RocksDB, opening the same
+//! directory, replays the same WALs.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::Arc;
+
+use parking_lot::{Mutex, RwLock};
+
+use super::column_family::{ColumnFamilyData, ColumnFamilyHandle, ColumnFamilySet};
+use super::write::{insert_batch, WriteQueue};
+use super::{Db, DbInner, Stats};
+use crate::batch::WriteBatch;
+use crate::error::{Error, Result};
+use crate::fs::filename::{self, FileType};
+use crate::fs::{default_fs, FileSystem};
+use crate::memtable::MemTable;
+use crate::options::{ColumnFamilyOptions, DbOptions, WalRecoveryMode};
+use crate::version::edit::VersionEdit;
+use crate::version::set::VersionSet;
+use crate::wal::reader::{LogReader, ReadOutcome};
+use crate::wal::writer::LogWriter;
+
+pub(crate) fn open(
+    opts: &DbOptions,
+    name: &str,
+    cf_descs: Vec<(String, ColumnFamilyOptions)>,
+    read_only: bool,
+    error_if_wal_file_exists: bool,
+) -> Result<(Db, Vec<ColumnFamilyHandle>)> {
+    let fs = default_fs();
+    let path = PathBuf::from(name);
+    if cf_descs.iter().all(|(n, _)| n != "default") {
+        return Err(Error::invalid_argument(
+            "Default column family not specified",
+        ));
+    }
+    let mut lock = None;
+    if !read_only {
+        fs.create_dir_all(&path)?;
+        lock = Some(fs.lock_file(&filename::lock_file(&path))?);
+    }
+    let current = filename::current_file(&path);
+    if !fs.exists(&current) {
+        if read_only {
+            // RocksDB's read-only open reports the failed read of CURRENT.
+            fs.read_all(&current)?;
+        }
+        if !opts.create_if_missing {
+            return Err(Error::invalid_argument(format!(
+                "{name}/CURRENT: does not exist (create_if_missing is false)"
+            )));
+        }
+        new_db(fs.as_ref(), &path)?;
+    } else if opts.error_if_exists {
+        return Err(Error::invalid_argument(format!(
+            "{name}: exists (error_if_exists is true)"
+        )));
+    }
+    let mut vs = VersionSet::recover(fs.clone(), &path)?;
+
+    // Check the caller's list against the MANIFEST.
+    let listed: BTreeSet<&str> = cf_descs.iter().map(|(n, _)| n.as_str()).collect();
+    if !read_only {
+        let missing: Vec<&str> = vs
+            .column_families
+            .values()
+            .map(|m| m.name.as_str())
+            .filter(|n| !listed.contains(n))
+            .collect();
+        if !missing.is_empty() {
+            return Err(Error::invalid_argument(format!(
+                "Column families not opened: {}",
+                missing.join(", ")
+            )));
+        }
+    }
+    let mut cfs = ColumnFamilySet::default();
+    let mut to_create = Vec::new();
+    for (cf_name, cf_opts) in &cf_descs {
+        match vs.find_column_family(cf_name) {
+            Some(id) => {
+                let meta = &vs.column_families[&id];
+                if let Some(stored) = &meta.comparator {
+                    if stored != cf_opts.comparator.name() {
+                        return Err(Error::invalid_argument(format!(
+                            "{}: does not match existing comparator {stored}",
+                            cf_opts.comparator.name()
+                        )));
+                    }
+                }
+                if meta.num_files() > 0 {
+                    return Err(Error::not_supported(format!(
+                        "column family {cf_name} has table files, which this version of solistore cannot read yet"
+                    )));
+                }
+                cfs.insert(Arc::new(ColumnFamilyData::new(
+                    id,
+                    cf_name.clone(),
+                    cf_opts.clone(),
+                )));
+            }
+            None if opts.create_missing_column_families && !read_only => {
+                to_create.push((cf_name, cf_opts))
+            }
+            None => {
+                return Err(Error::invalid_argument(format!(
+                    "Column family not found: {cf_name}"
+                )))
+            }
+        }
+    }
+
+    // Replay the WALs.
+    let (wal_numbers, last_seq) = recover_wals(
+        fs.as_ref(),
+        &path,
+        opts.wal_recovery_mode,
+        &vs,
+        &cfs,
+        !read_only,
+    )?;
+    if read_only && error_if_wal_file_exists && !wal_numbers.is_empty() {
+        let non_empty = wal_numbers.iter().any(|n| {
+            fs.file_size(&filename::wal_file(&path, *n))
+                .map(|s| s > 0)
+                .unwrap_or(false)
+        });
+        if non_empty {
+            return Err(Error::invalid_argument(
+                "Found WAL files that contain unflushed data while opening read-only",
+            ));
+        }
+    }
+    let last_seq = last_seq.max(vs.last_sequence);
+    vs.last_sequence = last_seq;
+    // A file that exists is in use even if the MANIFEST never recorded its number (a crash
+    // after creating a WAL but before the MANIFEST caught up): never hand its number out.
+    for n in fs.list_dir(&path)? {
+        let used = match filename::parse_file_name(&n) {
+            Some(
+                FileType::Wal(k)
+                | FileType::Table(k)
+                | FileType::Manifest(k)
+                | FileType::Options(k),
+            ) => k,
+            Some(FileType::Blob(k) | FileType::OptionsTemp(k) | FileType::Temp(k)) => k,
+            _ => 0,
+        };
+        vs.next_file_number = vs.next_file_number.max(used + 1);
+    }
+    for cfd in cfs.iter() {
+        if let Some(meta) = vs.column_families.get_mut(&cfd.id) {
+            meta.comparator = Some(cfd.options.comparator.name().to_string());
+        }
+    }
+
+    let mut wal = None;
+    let mut wal_number = 0;
+    if !read_only {
+        wal_number = vs.new_file_number();
+        let mut log = LogWriter::new(
+            fs.new_writable(&filename::wal_file(&path, wal_number))?,
+            wal_number,
+            false,
+        );
+        log.set_buffered(opts.manual_wal_flush);
+        wal = Some(log);
+        let mut edit = VersionEdit::default();
+        if vs.db_id.is_none() && opts.write_dbid_to_manifest {
+            vs.db_id = read_identity(fs.as_ref(), &path);
+        }
+        edit.last_sequence = Some(last_seq);
+        vs.write_snapshot_manifest(edit)?;
+        fs.sync_dir(&path)?;
+    }
+
+    let inner = Arc::new(DbInner {
+        name: name.to_string(),
+        path: path.clone(),
+        fs: fs.clone(),
+        options: opts.clone(),
+        read_only,
+        lock: Mutex::new(lock),
+        versions: Mutex::new(vs),
+        cfs: RwLock::new(cfs),
+        write: WriteQueue::new(wal),
+        wal_number: AtomicU64::new(wal_number),
+        last_sequence: AtomicU64::new(last_seq),
+        snapshots: Default::default(),
+        bg_error: Mutex::new(None),
+        closed: AtomicBool::new(false),
+        stats: Stats::default(),
+    });
+    let db = Db { inner };
+    for (cf_name, cf_opts) in to_create {
+        db.create_column_family(cf_opts.clone(), cf_name)?;
+    }
+    let handles = cf_descs
+        .iter()
+        .map(|(n, _)| {
+            db.cf_handle(n)
+                .ok_or_else(|| Error::invalid_argument(format!("Column family not found: {n}")))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    if !read_only {
+        write_options_file(&db)?;
+        delete_obsolete_files(&db.inner);
+    }
+    Ok((db, handles))
+}
+
+/// Creates the files of an empty DB: IDENTITY, MANIFEST-000001 and CURRENT.
+fn new_db(fs: &dyn FileSystem, path: &Path) -> Result<()> {
+    let id_tmp = filename::temp_file(path, 0);
+    let mut f = fs.new_writable(&id_tmp)?;
+    f.append(new_uuid().as_bytes())?;
+    f.sync()?;
+    drop(f);
+    fs.rename(&id_tmp, &filename::identity_file(path))?;
+    let mut vs = VersionSet::new_empty(fs_arc(fs), path);
+    vs.next_file_number = 1;
+    let edit = VersionEdit {
+        log_number: Some(0),
+        ..Default::default()
+    };
+    vs.write_snapshot_manifest(edit)
+}
+
+/// The read path of `new_db` needs an `Arc`; the posix file system is stateless.
+fn fs_arc(_fs: &dyn FileSystem) -> Arc<dyn FileSystem> {
+    default_fs()
+}
+
+fn read_identity(fs: &dyn FileSystem, path: &Path) -> Option<String> {
+    let bytes = fs.read_all(&filename::identity_file(path)).ok()?;
+    Some(String::from_utf8_lossy(&bytes).trim_end().to_string())
+}
+
+/// A random RFC 4122 version 4 UUID in lowercase hex, for IDENTITY.
+fn new_uuid() -> String {
+    let mut b = [0u8; 16];
+    if let Ok(bytes) = std::fs::read("/proc/sys/kernel/random/uuid") {
+        let text = String::from_utf8_lossy(&bytes).trim().to_string();
+        if text.len() == 36 {
+            return text;
+        }
+    }
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0)
+        ^ (std::process::id() as u128) << 64;
+    for (i, byte) in b.iter_mut().enumerate() {
+        *byte = (seed >> ((i % 16) * 8)) as u8 ^ (i as u8).wrapping_mul(151);
+    }
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    let h: String = b.iter().map(|x| format!("{x:02x}")).collect();
+    format!(
+        "{}-{}-{}-{}-{}",
+        &h[0..8],
+        &h[8..12],
+        &h[12..16],
+        &h[16..20],
+        &h[20..32]
+    )
+}
+
+/// Replays every WAL at or above the oldest log number any open column family needs, in
+/// number order. Returns the WAL numbers seen and the largest sequence number replayed.
+///
+/// With `repair` (a writable open), the WALs are left the way RocksDB leaves them once it
+/// has flushed what it recovered: a WAL whose replay ended early (a torn tail, or a
+/// point-in-time stop) is truncated after its last good record, and WALs that point-in-time
+/// recovery skipped are deleted. Our WALs outlive recovery (nothing is flushed into tables
+/// yet), so without this the same damage would be met again at every open, and a skipped
+/// WAL's sequence numbers would collide with new writes.
+fn recover_wals(
+    fs: &dyn FileSystem,
+    path: &Path,
+    mode: WalRecoveryMode,
+    vs: &VersionSet,
+    cfs: &ColumnFamilySet,
+    repair: bool,
+) -> Result<(Vec<u64>, u64)> {
+    let min_log = vs
+        .column_families
+        .values()
+        .map(|m| m.log_number)
+        .min()
+        .unwrap_or(0)
+        .max(vs.min_log_number_to_keep);
+    let mut numbers: Vec<u64> = fs
+        .list_dir(path)?
+        .iter()
+        .filter_map(|n| match filename::parse_file_name(n) {
+            Some(FileType::Wal(num)) if num >= min_log => Some(num),
+            _ => None,
+        })
+        .collect();
+    numbers.sort_unstable();
+    let mut last_seq = vs.last_sequence;
+    // Point-in-time recovery: after a corruption, later WALs are replayed only if they pick
+    // up exactly at the next sequence number.
+    let mut stopped = false;
+    let mut record = Vec::new();
+    let mut live = Vec::new();
+    for &number in &numbers {
+        let wal_path = filename::wal_file(path, number);
+        let file_len = fs.file_size(&wal_path)?;
+        let src = fs.new_sequential(&wal_path)?;
+        let mut reader = LogReader::new(src, number, mode);
+        let mut first_record = true;
+        let mut skipped = false;
+        let good_end;
+        loop {
+            let before = reader.last_record_end();
+            let outcome = reader.read_record(&mut record)?;
+            match outcome {
+                ReadOutcome::Eof => {
+                    good_end = reader.last_record_end();
+                    break;
+                }
+                ReadOutcome::Stop(_) => {
+                    good_end = reader.last_record_end();
+                    stopped = true;
+                    break;
+                }
+                ReadOutcome::Record => {}
+            }
+            let batch = if record.len() < crate::batch::HEADER_SIZE {
+                Err(Error::corruption("log record too small"))
+            } else {
+                WriteBatch::from_rep(std::mem::take(&mut record))
+            };
+            let batch = match batch {
+                Ok(b) => b,
+                Err(e) => match mode {
+                    WalRecoveryMode::SkipAnyCorruptedRecords => continue,
+                    WalRecoveryMode::PointInTimeRecovery => {
+                        good_end = before;
+                        stopped = true;
+                        break;
+                    }
+                    _ => return Err(e),
+                },
+            };
+            if first_record && stopped {
+                if batch.sequence() != last_seq + 1 {
+                    skipped = true;
+                    good_end = 0;
+                    break;
+                }
+                stopped = false;
+            }
+            first_record = false;
+            let seq = batch.sequence();
+            let mut memtable_for = |cf: u32| -> Option<Arc<MemTable>> {
+                let needed = vs
+                    .column_families
+                    .get(&cf)
+                    .is_some_and(|m| number >= m.log_number);
+                if needed {
+                    cfs.get(cf).map(|c| c.mem())
+                } else {
+                    None
+                }
+            };
+            let next = insert_batch(&mut memtable_for, &batch, seq)?;
+            if next > seq {
+                last_seq = last_seq.max(next - 1);
+            }
+        }
+        if !repair {
+            live.push(number);
+        } else if skipped {
+            fs.remove_file(&wal_path)?;
+        } else {
+            if good_end < file_len {
+                fs.truncate(&wal_path, good_end)?;
+            }
+            live.push(number);
+        }
+    }
+    Ok((live, last_seq))
+}
+
+/// Writes `OPTIONS-<n>` (through a temp file) and deletes older OPTIONS files.
+fn write_options_file(db: &Db) -> Result<()> {
+    let inner = &db.inner;
+    let number = inner.versions.lock().new_file_number();
+    let text = {
+        let cfs = inner.cfs.read();
+        let list: Vec<(&str, &ColumnFamilyOptions)> =
+            cfs.iter().map(|c| (c.name.as_str(), &c.options)).collect();
+        crate::options::file::render_options_file(&inner.options, &list)
+    };
+    let final_path = filename::options_file(&inner.path, number);
+    let tmp = PathBuf::from(format!("{}.dbtmp", final_path.display()));
+    let mut f = inner.fs.new_writable(&tmp)?;
+    f.append(text.as_bytes())?;
+    f.sync()?;
+    drop(f);
+    inner.fs.rename(&tmp, &final_path)?;
+    Ok(())
+}
+
+/// Deletes files no longer needed: older OPTIONS files, stray temp files, MANIFESTs other
+/// than the current one. Best effort: a file that cannot be deleted is left for next time.
+fn delete_obsolete_files(inner: &DbInner) {
+    let Ok(names) = inner.fs.list_dir(&inner.path) else {
+        return;
+    };
+    let manifest = inner.versions.lock().manifest_number;
+    let newest_options = names
+        .iter()
+        .filter_map(|n| match filename::parse_file_name(n) {
+            Some(FileType::Options(k)) => Some(k),
+            _ => None,
+        })
+        .max();
+    for n in &names {
+        let obsolete = match filename::parse_file_name(n) {
+            Some(FileType::Options(k)) => Some(k) != newest_options,
+            Some(FileType::OptionsTemp(_)) | Some(FileType::Temp(_)) => true,
+            Some(FileType::Manifest(k)) => k != manifest,
+            _ => false,
+        };
+        if obsolete {
+            let _ = inner.fs.remove_file(&inner.path.join(n));
+        }
+    }
+}
+
+pub(crate) fn list_column_families(name: &str) -> Result<Vec<String>> {
+    let vs = VersionSet::recover(default_fs(), Path::new(name))?;
+    Ok(vs
+        .column_families
+        .values()
+        .map(|m| m.name.clone())
+        .collect())
+}
+
+/// RocksDB's `DestroyDB`: a missing directory is fine; a DB that is open (its LOCK held)
+/// returns the lock error and loses nothing.
+pub(crate) fn destroy(name: &str) -> Result<()> {
+    let fs = default_fs();
+    let path = Path::new(name);
+    let Ok(names) = fs.list_dir(path) else {
+        return Ok(());
+    };
+    let lock_path = filename::lock_file(path);
+    let lock = fs.lock_file(&lock_path)?;
+    let mut result = Ok(());
+    for n in &names {
+        match filename::parse_file_name(n) {
+            Some(FileType::Lock) | None => {}
+            Some(_) => {
+                if let Err(e) = fs.remove_file(&path.join(n)) {
+                    result = result.and(Err(e));
+                }
+            }
+        }
+    }
+    drop(lock);
+    let _ = fs.remove_file(&lock_path);
+    let _ = fs.remove_dir(path);
+    result
+}

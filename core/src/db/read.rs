@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: Apache-2.0
+//! Read path: point lookups, multi_get, iterators, snapshots and properties.
+//!
+//! A read picks its sequence number first (the snapshot's, or `last_sequence` now), then
+//! clones the memtable `Arc`s it needs; no lock is held while it searches. Entries newer than
+//! the read sequence are invisible, so a concurrent write never shows up half-done.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use parking_lot::Mutex;
+
+use super::column_family::{ColumnFamilyData, ColumnFamilyHandle};
+use super::DbInner;
+use crate::error::{Error, Result};
+use crate::iter::db_iter::DbIter;
+use crate::iter::InternalIterator;
+use crate::key::{SequenceNumber, ValueType};
+use crate::merge::MERGE_FAILED_MESSAGE;
+use crate::options::ReadOptions;
+use crate::range_del::FragmentedRangeTombstones;
+
+/// Live snapshots: sequence number → how many snapshots hold it. Compaction (later) keeps
+/// every version a snapshot can see.
+#[derive(Debug, Default)]
+pub(crate) struct SnapshotList {
+    live: Mutex<BTreeMap<SequenceNumber, usize>>,
+}
+
+impl SnapshotList {
+    fn acquire(&self, seq: SequenceNumber) {
+        *self.live.lock().entry(seq).or_insert(0) += 1;
+    }
+    fn release(&self, seq: SequenceNumber) {
+        let mut live = self.live.lock();
+        if let Some(n) = live.get_mut(&seq) {
+            *n -= 1;
+            if *n == 0 {
+                live.remove(&seq);
+            }
+        }
+    }
+    pub(crate) fn count(&self) -> usize {
+        self.live.lock().values().sum()
+    }
+    /// The oldest live snapshot's sequence number.
+    #[expect(
+        dead_code,
+        reason = "compaction (issue 3) keeps versions this snapshot sees"
+    )]
+    pub(crate) fn oldest(&self) -> Option<SequenceNumber> {
+        self.live.lock().keys().next().copied()
+    }
+}
+
+/// A point-in-time view of the DB. Reads with `ReadOptions::snapshot = Some(s.sequence())`
+/// see exactly the writes before it. Released when dropped.
+pub struct Snapshot {
+    seq: SequenceNumber,
+    db: Arc<DbInner>,
+}
+
+impl std::fmt::Debug for Snapshot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Snapshot").field("seq", &self.seq).finish()
+    }
+}
+
+impl Snapshot {
+    pub fn sequence(&self) -> SequenceNumber {
+        self.seq
+    }
+}
+
+impl Drop for Snapshot {
+    fn drop(&mut self) {
+        self.db.snapshots.release(self.seq);
+    }
+}
+
+pub(crate) fn take_snapshot(db: &Arc<DbInner>) -> Snapshot {
+    // Register under the list lock before reading the sequence, so that a snapshot is never
+    // older than what a concurrent compaction believes is the oldest live one.
+    let seq = db.last_sequence.load(Ordering::Acquire);
+    db.snapshots.acquire(seq);
+    Snapshot {
+        seq,
+        db: db.clone(),
+    }
+}
+
+/// What the newest visible entries of a key say.
+enum Lookup {
+    Found(Vec<u8>),
+    Deleted,
+    NotFound,
+    Unsupported(ValueType),
+}
+
+impl DbInner {
+    fn read_seq(&self, ro: &ReadOptions) -> SequenceNumber {
+        ro.snapshot
+            .unwrap_or_else(|| self.last_sequence.load(Ordering::Acquire))
+    }
+
+    pub(crate) fn get(
+        &self,
+        ro: &ReadOptions,
+        cfd: &ColumnFamilyData,
+        key: &[u8],
+    ) -> Result<Option<Vec<u8>>> {
+        let read_seq = self.read_seq(ro);
+        let res = get_at(cfd, key, read_seq);
+        if let Ok(Some(v)) = &res {
+            self.stats.keys_read.fetch_add(1, Ordering::Relaxed);
+            self.stats
+                .bytes_read
+                .fetch_add(v.len() as u64, Ordering::Relaxed);
+        }
+        res
+    }
+
+    pub(crate) fn multi_get(
+        &self,
+        ro: &ReadOptions,
+        keys: &[(&ColumnFamilyHandle, &[u8])],
+    ) -> Vec<Result<Option<Vec<u8>>>> {
+        let read_seq = self.read_seq(ro);
+        keys.iter()
+            .map(|(cf, key)| {
+                let cfd = self.cfd(cf)?;
+                let res = get_at(&cfd, key, read_seq);
+                if let Ok(Some(v)) = &res {
+                    self.stats.keys_read.fetch_add(1, Ordering::Relaxed);
+                    self.stats
+                        .bytes_read
+                        .fetch_add(v.len() as u64, Ordering::Relaxed);
+                }
+                res
+            })
+            .collect()
+    }
+}
+
+/// Looks `key` up in `cfd` as of `read_seq`.
+fn get_at(cfd: &ColumnFamilyData, key: &[u8], read_seq: SequenceNumber) -> Result<Option<Vec<u8>>> {
+    let mem = cfd.mem();
+    let tombstones = cfd.tombstones(&mem);
+    let covered_below = tombstones
+        .as_ref()
+        .map(|t| t.max_covering_seq(key, read_seq))
+        .unwrap_or(0);
+    let mut operands: Vec<Vec<u8>> = Vec::new();
+    let mut outcome = Lookup::NotFound;
+    mem.get(key, read_seq, &mut |seq, t, value| {
+        if seq < covered_below {
+            outcome = Lookup::Deleted;
+            return false;
+        }
+        match t {
+            ValueType::Value => outcome = Lookup::Found(value.to_vec()),
+            ValueType::Deletion | ValueType::SingleDeletion => outcome = Lookup::Deleted,
+            ValueType::Merge => {
+                operands.push(value.to_vec());
+                return true;
+            }
+            other => outcome = Lookup::Unsupported(other),
+        }
+        false
+    });
+    let base = match outcome {
+        Lookup::Unsupported(t) => {
+            return Err(Error::not_supported(format!(
+                "value type {t:?} is not supported"
+            )))
+        }
+        Lookup::Found(v) if operands.is_empty() => return Ok(Some(v)),
+        Lookup::Found(v) => Some(v),
+        Lookup::Deleted | Lookup::NotFound if operands.is_empty() => return Ok(None),
+        Lookup::Deleted | Lookup::NotFound => None,
+    };
+    let op = cfd
+        .options
+        .merge_operator
+        .as_ref()
+        .ok_or_else(|| Error::invalid_argument("merge_operator_ must be set."))?;
+    operands.reverse(); // collected newest first; the operator wants oldest first
+    let refs: Vec<&[u8]> = operands.iter().map(Vec::as_slice).collect();
+    op.full_merge(key, base.as_deref(), &refs)
+        .map(Some)
+        .ok_or_else(|| Error::corruption(MERGE_FAILED_MESSAGE))
+}
+
+/// A user iterator: a cursor over one column family at a fixed sequence number. It keeps the
+/// memtables it reads (and the DB's shared state) alive until it is dropped.
+pub struct DbIterator {
+    iter: DbIter,
+    _db: Arc<DbInner>,
+}
+
+impl std::fmt::Debug for DbIterator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DbIterator")
+            .field("valid", &self.iter.valid())
+            .finish()
+    }
+}
+
+impl DbIterator {
+    pub fn valid(&self) -> bool {
+        self.iter.valid()
+    }
+    pub fn seek_to_first(&mut self) {
+        self.iter.seek_to_first()
+    }
+    pub fn seek_to_last(&mut self) {
+        self.iter.seek_to_last()
+    }
+    pub fn seek(&mut self, key: &[u8]) {
+        self.iter.seek(key)
+    }
+    pub fn seek_for_prev(&mut self, key: &[u8]) {
+        self.iter.seek_for_prev(key)
+    }
+    pub fn next(&mut self) {
+        self.iter.next()
+    }
+    pub fn prev(&mut self) {
+        self.iter.prev()
+    }
+    /// The current user key; valid until the iterator moves.
+    pub fn key(&self) -> &[u8] {
+        self.iter.key()
+    }
+    pub fn value(&self) -> &[u8] {
+        self.iter.value()
+    }
+    pub fn status(&self) -> Result<()> {
+        self.iter.status()
+    }
+}
+
+pub(crate) fn new_iterator(
+    db: &Arc<DbInner>,
+    ro: &ReadOptions,
+    cfd: &ColumnFamilyData,
+) -> Result<DbIterator> {
+    let read_seq = db.read_seq(ro);
+    let mem = cfd.mem();
+    let tombstones = match (ro.ignore_range_deletions, cfd.tombstones(&mem)) {
+        (false, Some(t)) => t,
+        _ => Arc::new(FragmentedRangeTombstones::empty(
+            cfd.options.comparator.clone(),
+        )),
+    };
+    let inner: Box<dyn InternalIterator> = Box::new(mem.iter());
+    let iter = DbIter::new(
+        inner,
+        cfd.icmp.clone(),
+        read_seq,
+        cfd.options.merge_operator.clone(),
+        tombstones,
+        ro.iterate_lower_bound.clone(),
+        ro.iterate_upper_bound.clone(),
+    );
+    Ok(DbIterator {
+        iter,
+        _db: db.clone(),
+    })
+}
+
+/// RocksDB's DB properties that the engine can answer today.
+pub(crate) fn property(db: &DbInner, cf: &ColumnFamilyHandle, name: &str) -> Option<String> {
+    let mem = cf.cfd.mem();
+    let value = match name {
+        "rocksdb.num-entries-active-mem-table" | "rocksdb.estimate-num-keys" => {
+            mem.num_entries().to_string()
+        }
+        "rocksdb.num-deletes-active-mem-table" => mem.num_deletes().to_string(),
+        "rocksdb.cur-size-active-mem-table"
+        | "rocksdb.cur-size-all-mem-tables"
+        | "rocksdb.size-all-mem-tables" => mem.approximate_memory_usage().to_string(),
+        "rocksdb.num-immutable-mem-table" | "rocksdb.num-immutable-mem-table-flushed" => "0".into(),
+        "rocksdb.num-snapshots" => db.snapshots.count().to_string(),
+        "rocksdb.oldest-snapshot-time" => "0".into(),
+        "rocksdb.background-errors" => u64::from(db.bg_error.lock().is_some()).to_string(),
+        "rocksdb.is-write-stopped"
+        | "rocksdb.compaction-pending"
+        | "rocksdb.mem-table-flush-pending" => "0".into(),
+        "rocksdb.total-sst-files-size"
+        | "rocksdb.live-sst-files-size"
+        | "rocksdb.estimate-live-data-size" => "0".into(),
+        "rocksdb.current-super-version-number" => "1".into(),
+        "rocksdb.latest-sequence-number" => db.last_sequence.load(Ordering::Acquire).to_string(),
+        _ => {
+            let level = name.strip_prefix("rocksdb.num-files-at-level")?;
+            level.parse::<u32>().ok()?;
+            "0".into()
+        }
+    };
+    Some(value)
+}

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: Apache-2.0
+//! Write path: `WriteBatch` → WAL → memtables → visible sequence number.
+//!
+//! Invariants:
+//! 1. Batches reach the WAL in sequence-number order: only the group leader appends, and
+//!    there is one leader at a time (the writer at the front of the queue).
+//! 2. A group becomes visible only after every batch in it has been applied to its memtables:
+//!    the leader publishes `DbInner::last_sequence` last, so a reader, which reads at that
+//!    sequence, never sees part of a batch, even one spanning column families.
+//! 3. If a WAL append or sync fails (or the leader panics), the DB is poisoned: the group may
+//!    or may not be durable, so every later write returns the stored error. Reads go on; a
+//!    reopen recovers whatever reached the log.
+//!
+//! Group commit: each writer validates its batch in its own thread, then queues. The writer at
+//! the front becomes leader, takes the writers queued behind it (up to `MAX_GROUP_BYTES`,
+//! all with the same `disable_wal`), writes their batches to the WAL as ONE record (one rep,
+//! counts summed, as RocksDB's `WriteBatchInternal::Append` does), issues one fdatasync when
+//! any of them asked for `sync`, inserts every batch, publishes, and wakes them with the
+//! shared result. A synced write therefore also makes every earlier write durable (the log
+//! is one append-only file), which Kommander relies on. An unsynced write has been handed to
+//! the OS (`write(2)`) before it returns, unless `manual_wal_flush` keeps it in our buffer
+//! until `flush_wal`.
+//!
+//! The alternative, a lock around "append + sync" per writer, costs one fsync per writer;
+//! pipelining (RocksDB's `enable_pipelined_write`) would overlap the memtable insert of one
+//! group with the WAL write of the next and is left for later.
+
+use std::collections::VecDeque;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use parking_lot::{Condvar, Mutex};
+
+use super::DbInner;
+use crate::batch::{Record, WriteBatch};
+use crate::error::{Error, Result};
+use crate::key::ValueType;
+use crate::memtable::MemTable;
+use crate::options::WriteOptions;
+use crate::wal::writer::LogWriter;
+
+/// The most batch bytes a leader takes into one group.
+const MAX_GROUP_BYTES: usize = 1 << 20;
+
+/// One queued write. Its fields other than `done` are immutable once queued.
+struct Writer {
+    batch: WriteBatch,
+    sync: bool,
+    disable_wal: bool,
+    /// The outcome, set by the leader that wrote it. Guarded by `WriteQueue::state`.
+    result: Mutex<Option<Result<()>>>,
+}
+
+/// The writer queue and the WAL.
+pub(crate) struct WriteQueue {
+    /// Queued writers, front = the current leader. Guarded by this mutex.
+    state: Mutex<VecDeque<Arc<Writer>>>,
+    cv: Condvar,
+    /// The open WAL (None when read-only or closed). Locked by the leader while it appends,
+    /// and by `flush_wal`/`sync_wal`.
+    pub(crate) wal: Mutex<Option<LogWriter>>,
+}
+
+impl WriteQueue {
+    pub(crate) fn new(wal: Option<LogWriter>) -> Self {
+        WriteQueue {
+            state: Mutex::new(VecDeque::new()),
+            cv: Condvar::new(),
+            wal: Mutex::new(wal),
+        }
+    }
+}
+
+impl DbInner {
+    /// Checks that `batch` can be applied: every column family exists (unless the caller
+    /// ignores missing ones), merges have a merge operator, and no record is of a kind this
+    /// engine does not store. Runs in the writer's own thread, before it queues.
+    fn validate_batch(&self, wo: &WriteOptions, batch: &WriteBatch) -> Result<()> {
+        let cfs = self.cfs.read();
+        for rec in batch.records() {
+            let rec = rec?;
+            let (cf, is_merge) = match rec {
+                Record::Put { cf, .. }
+                | Record::Delete { cf, .. }
+                | Record::SingleDelete { cf, .. }
+                | Record::DeleteRange { cf, .. } => (cf, false),
+                Record::Merge { cf, .. } => (cf, true),
+                Record::BlobIndex { .. } | Record::WideColumnEntity { .. } => {
+                    return Err(Error::not_supported(
+                        "blob indexes and wide-column entities are not supported",
+                    ))
+                }
+                _ => continue,
+            };
+            match cfs.get(cf) {
+                Some(cfd) => {
+                    if is_merge && cfd.options.merge_operator.is_none() {
+                        return Err(Error::not_supported(
+                            "Provide a merge_operator when opening DB",
+                        ));
+                    }
+                }
+                None if wo.ignore_missing_column_families => {}
+                None => {
+                    return Err(Error::invalid_argument(
+                        "Invalid column family specified in write batch",
+                    ))
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes `batch` atomically. See the module header for the protocol.
+    pub(crate) fn write(&self, wo: &WriteOptions, batch: &WriteBatch) -> Result<()> {
+        self.check_writable()?;
+        if batch.count() == 0 && batch.size_in_bytes() <= crate::batch::HEADER_SIZE {
+            return Ok(());
+        }
+        self.validate_batch(wo, batch)?;
+        let me = Arc::new(Writer {
+            batch: batch.clone(),
+            sync: wo.sync,
+            disable_wal: wo.disable_wal,
+            result: Mutex::new(None),
+        });
+        let mut queue = self.write.state.lock();
+        queue.push_back(me.clone());
+        loop {
+            if let Some(res) = me.result.lock().take() {
+                return res;
+            }
+            if queue.front().is_some_and(|f| Arc::ptr_eq(f, &me)) {
+                break;
+            }
+            self.write.cv.wait(&mut queue);
+        }
+        // Leader: take the group while holding the queue lock, then release it for the I/O.
+        let mut group: Vec<Arc<Writer>> = Vec::new();
+        let mut bytes = 0;
+        for w in queue.iter() {
+            if !group.is_empty()
+                && (w.disable_wal != me.disable_wal
+                    || bytes + w.batch.size_in_bytes() > MAX_GROUP_BYTES)
+            {
+                break;
+            }
+            bytes += w.batch.size_in_bytes();
+            group.push(w.clone());
+        }
+        drop(queue);
+        let outcome = catch_unwind(AssertUnwindSafe(|| self.write_group(&group)))
+            .unwrap_or_else(|_| Err(self.poison(Error::aborted("panic in the write path"))));
+        let mut queue = self.write.state.lock();
+        for w in &group {
+            let popped = queue.pop_front();
+            debug_assert!(popped.is_some_and(|p| Arc::ptr_eq(&p, w)));
+            if !Arc::ptr_eq(w, &me) {
+                *w.result.lock() = Some(outcome.clone());
+            }
+        }
+        self.write.cv.notify_all();
+        drop(queue);
+        outcome
+    }
+
+    /// The leader's work for one group: WAL append (and sync), memtable inserts, publish.
+    fn write_group(&self, group: &[Arc<Writer>]) -> Result<()> {
+        if let Some(err) = self.bg_error.lock().clone() {
+            return Err(err);
+        }
+        let first_seq = self.last_sequence.load(Ordering::Acquire) + 1;
+        let total: u64 = group.iter().map(|w| u64::from(w.batch.count())).sum();
+        let disable_wal = group[0].disable_wal;
+        if !disable_wal {
+            let need_sync = group.iter().any(|w| w.sync);
+            let mut wal = self.write.wal.lock();
+            let log = wal
+                .as_mut()
+                .ok_or_else(|| Error::invalid_argument("DB is closed"))?;
+            let res = if group.len() == 1 {
+                let mut rep = group[0].batch.clone();
+                rep.set_sequence(first_seq);
+                log.add_record(rep.data())
+            } else {
+                let mut merged = group[0].batch.clone();
+                for w in &group[1..] {
+                    merged.append(&w.batch);
+                }
+                merged.set_sequence(first_seq);
+                log.add_record(merged.data())
+            };
+            let res = res.and_then(|_| if need_sync { log.sync() } else { Ok(()) });
+            if let Err(e) = res {
+                return Err(self.poison(e));
+            }
+            if need_sync {
+                self.stats.wal_syncs.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+        let mut seq = first_seq;
+        {
+            let cfs = self.cfs.read();
+            let mut memtable_for = |cf: u32| cfs.get(cf).map(|c| c.mem());
+            for w in group {
+                seq = insert_batch(&mut memtable_for, &w.batch, seq).map_err(|e| self.poison(e))?;
+            }
+        }
+        debug_assert_eq!(seq, first_seq + total);
+        self.stats.keys_written.fetch_add(total, Ordering::Relaxed);
+        self.stats.bytes_written.fetch_add(
+            group.iter().map(|w| w.batch.size_in_bytes() as u64).sum(),
+            Ordering::Relaxed,
+        );
+        self.last_sequence
+            .store(first_seq + total - 1, Ordering::Release);
+        Ok(())
+    }
+
+    /// Stores `err` as the sticky background error (the first one wins) and returns it.
+    pub(crate) fn poison(&self, err: Error) -> Error {
+        let mut bg = self.bg_error.lock();
+        bg.get_or_insert(err).clone()
+    }
+
+    /// Hands buffered WAL bytes (`manual_wal_flush`) to the OS, and syncs when asked.
+    pub(crate) fn flush_wal(&self, sync: bool) -> Result<()> {
+        self.check_open()?;
+        let mut wal = self.write.wal.lock();
+        let Some(log) = wal.as_mut() else {
+            return Ok(());
+        };
+        let res = log
+            .flush()
+            .and_then(|_| if sync { log.sync() } else { Ok(()) });
+        res.map_err(|e| self.poison(e))
+    }
+}
+
+/// Inserts one batch's records into their memtables, starting at `seq`; returns the next
+/// unused sequence number. `memtable_for(cf)` names the memtable of a family, or None to skip
+/// its records (a family that no longer exists, or, in recovery, one that already holds them).
+pub(crate) fn insert_batch(
+    memtable_for: &mut dyn FnMut(u32) -> Option<Arc<MemTable>>,
+    batch: &WriteBatch,
+    mut seq: u64,
+) -> Result<u64> {
+    let mut cached: Option<(u32, Option<Arc<MemTable>>)> = None;
+    for rec in batch.records() {
+        let (cf, t, key, value): (u32, ValueType, &[u8], &[u8]) = match rec? {
+            Record::Put { cf, key, value } => (cf, ValueType::Value, key, value),
+            Record::Delete { cf, key } => (cf, ValueType::Deletion, key, &[]),
+            Record::SingleDelete { cf, key } => (cf, ValueType::SingleDeletion, key, &[]),
+            Record::Merge { cf, key, value } => (cf, ValueType::Merge, key, value),
+            Record::DeleteRange { cf, begin, end } => (cf, ValueType::RangeDeletion, begin, end),
+            Record::BlobIndex { .. } | Record::WideColumnEntity { .. } => {
+                return Err(Error::not_supported(
+                    "blob indexes and wide-column entities are not supported",
+                ))
+            }
+            _ => continue,
+        };
+        if cached.as_ref().is_none_or(|(id, _)| *id != cf) {
+            cached = Some((cf, memtable_for(cf)));
+        }
+        if let Some((_, Some(mem))) = &cached {
+            mem.add(seq, t, key, value);
+        }
+        seq += 1;
+    }
+    Ok(seq)
+}
