@@ -24,7 +24,10 @@ fn malloc_nonnull(len: usize) -> *mut u8 {
 
 /// A malloc()ed copy of `data`, not NUL-terminated. Never NULL, even for an empty slice (a
 /// found-but-empty value must not look like "not found"). Release with `rocksdb_free`.
-#[expect(dead_code, reason = "for rocksdb_get and friends, being written now")]
+#[cfg_attr(
+    not(test),
+    expect(dead_code, reason = "for rocksdb_get and friends, being written now")
+)]
 pub(crate) fn malloc_copy(data: &[u8]) -> *mut c_char {
     let p = malloc_nonnull(data.len());
     // SAFETY: `p` has room for `data.len()` bytes and cannot overlap the borrowed `data`.
@@ -40,7 +43,9 @@ pub(crate) fn malloc_cstring(text: impl AsRef<[u8]>) -> *mut c_char {
     // SAFETY: `p` has room for `bytes.len() + 1` bytes and cannot overlap `bytes`.
     unsafe { ptr::copy_nonoverlapping(bytes.as_ptr(), p, bytes.len()) };
     // SAFETY: index `bytes.len()` is the last of the `bytes.len() + 1` allocated bytes.
-    unsafe { *p.add(bytes.len()) = 0 };
+    let end = unsafe { p.add(bytes.len()) };
+    // SAFETY: `end` is in bounds of the allocation, see above.
+    unsafe { end.write(0) };
     p.cast()
 }
 
@@ -56,7 +61,9 @@ pub(crate) unsafe fn free_cstring_array(list: *mut *mut c_char, len: usize) {
     }
     for i in 0..len {
         // SAFETY: `i < len` and `list` holds `len` readable entries per the contract.
-        let entry = unsafe { *list.add(i) };
+        let slot = unsafe { list.add(i) };
+        // SAFETY: `slot` is one of the `len` readable entries.
+        let entry = unsafe { slot.read() };
         // SAFETY: each entry is NULL or C-allocated per the contract.
         unsafe { libc::free(entry.cast()) };
     }
@@ -112,10 +119,11 @@ mod tests {
         let list = unsafe { libc::malloc(2 * size_of::<*mut c_char>()) }.cast::<*mut c_char>();
         assert!(!list.is_null());
         // SAFETY: `list` has room for two pointers.
-        unsafe {
-            *list = malloc_cstring("a");
-            *list.add(1) = ptr::null_mut();
-        }
+        unsafe { list.write(malloc_cstring("a")) };
+        // SAFETY: as above; index 1 is the second of the two.
+        let second = unsafe { list.add(1) };
+        // SAFETY: `second` is in bounds, see above.
+        unsafe { second.write(ptr::null_mut()) };
         // SAFETY: `list` and its entries are C-allocated or NULL.
         unsafe { free_cstring_array(list, 2) };
     }

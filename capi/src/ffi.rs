@@ -12,12 +12,15 @@
 //! Pointer helpers (`borrow`, `bytes`, `cstr`, `write_out`, handles) return
 //! `Result<_, Error>` so that a NULL from C becomes `Invalid argument: <param> is NULL`
 //! instead of undefined behaviour (STYLE.md §4.4).
-#![expect(
-    dead_code,
-    reason = "helpers for the hand-written modules that replace the stubs, being written now"
+#![cfg_attr(
+    not(test),
+    expect(
+        dead_code,
+        reason = "helpers for the hand-written modules that replace the stubs, being written now"
+    )
 )]
 
-use std::ffi::{c_char, c_uchar, CStr};
+use std::ffi::{c_char, c_uchar, c_void, CStr};
 use std::panic::{self, AssertUnwindSafe};
 use std::ptr;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -213,6 +216,39 @@ pub(crate) unsafe fn write_out<T>(out: *mut T, value: T) {
     }
 }
 
+/// Fails every key of a multi-get, which has per-key `errs` instead of an errptr: each
+/// `errs[i]` gets a fresh malloc()ed copy of `err`'s text (entries are outputs: whatever was
+/// there is not freed, as in RocksDB), each entry of the pointer arrays `ptr_outputs` (values,
+/// pinnable slices, timestamps) becomes NULL, and each entry of `len_outputs` becomes 0.
+/// NULL arrays are skipped.
+///
+/// # Safety
+/// `errs` and every array in `ptr_outputs` and `len_outputs` must be NULL or hold
+/// `num_keys` writable entries.
+pub(crate) unsafe fn fail_each_key(
+    err: &Error,
+    num_keys: usize,
+    errs: *mut *mut c_char,
+    ptr_outputs: &[*mut *mut c_void],
+    len_outputs: &[*mut usize],
+) {
+    let text = err.to_string();
+    for i in 0..num_keys {
+        if !errs.is_null() {
+            // SAFETY: `errs` holds `num_keys` writable entries and `i < num_keys`.
+            unsafe { write_out(errs.wrapping_add(i), crate::alloc::malloc_cstring(&text)) };
+        }
+        for &out in ptr_outputs.iter().filter(|p| !p.is_null()) {
+            // SAFETY: as above, for each non-NULL pointer array.
+            unsafe { write_out(out.wrapping_add(i), ptr::null_mut()) };
+        }
+        for &out in len_outputs.iter().filter(|p| !p.is_null()) {
+            // SAFETY: as above, for each non-NULL length array.
+            unsafe { write_out(out.wrapping_add(i), 0) };
+        }
+    }
+}
+
 /// C's `unsigned char` bool (convention 4): any non-zero value is true.
 pub(crate) fn c_bool(v: c_uchar) -> bool {
     v != 0
@@ -276,6 +312,28 @@ mod tests {
     }
 
     #[test]
+    fn fail_each_key_fills_every_output() {
+        let mut errs = [ptr::null_mut::<c_char>(); 2];
+        let mut values = [ptr::dangling_mut::<c_char>(); 2];
+        let mut sizes = [7_usize; 2];
+        // SAFETY: each array has 2 entries.
+        unsafe {
+            fail_each_key(
+                &Error::not_supported("rocksdb_multi_get"),
+                2,
+                errs.as_mut_ptr(),
+                &[values.as_mut_ptr().cast(), ptr::null_mut()],
+                &[sizes.as_mut_ptr()],
+            )
+        };
+        assert!(values.iter().all(|v| v.is_null()));
+        assert_eq!(sizes, [0, 0]);
+        for e in errs {
+            assert_eq!(take(e), "Not implemented: rocksdb_multi_get");
+        }
+    }
+
+    #[test]
     fn bytes_rules() {
         // SAFETY: (NULL, 0) is allowed.
         assert_eq!(unsafe { bytes(ptr::null(), 0) }, Ok(&[][..]));
@@ -302,6 +360,10 @@ mod tests {
     #[test]
     fn handles_and_out_params() {
         let h = into_handle(5_u32);
+        // SAFETY: `h` is a live handle with no other borrow.
+        if let Ok(v) = unsafe { borrow_mut(h, "h") } {
+            *v = 5;
+        }
         // SAFETY: `h` is a live handle.
         assert_eq!(unsafe { borrow(h, "h") }.copied(), Ok(5));
         // SAFETY: `h` came from into_handle and is not used again.

@@ -25,12 +25,12 @@ pub(crate) unsafe fn store_error(errptr: *mut *mut c_char, err: &Error) {
         return;
     }
     let text = alloc::malloc_cstring(err.to_string());
-    // SAFETY: `errptr` is non-NULL and writable per this function's contract; the old value
-    // is NULL or a C-allocator pointer, which `libc::free` accepts.
-    unsafe {
-        libc::free((*errptr).cast());
-        *errptr = text;
-    }
+    // SAFETY: `errptr` is non-NULL and points at a readable `char*` per the contract.
+    let old = unsafe { errptr.read() };
+    // SAFETY: `old` is NULL or a C-allocator pointer, which `libc::free` accepts.
+    unsafe { libc::free(old.cast()) };
+    // SAFETY: `errptr` is non-NULL and writable per the contract.
+    unsafe { errptr.write(text) };
 }
 
 /// The error a caught panic in the C function `name` is reported as:

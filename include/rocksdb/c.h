@@ -794,7 +794,7 @@ void rocksdb_backup_engine_verify_backup(rocksdb_backup_engine_t *be,
                                          char **errptr);
 
 /*
- Not implemented in solistore: does nothing.
+ Not implemented in solistore: stores `Not implemented: rocksdb_batched_multi_get_cf` in every `errs[i]`, NULL in every value (and timestamp) entry and 0 in every size entry.
  */
 void rocksdb_batched_multi_get_cf(rocksdb_t *db,
                                   const rocksdb_readoptions_t *options,
@@ -807,7 +807,7 @@ void rocksdb_batched_multi_get_cf(rocksdb_t *db,
                                   bool sorted_input);
 
 /*
- Not implemented in solistore: does nothing.
+ Not implemented in solistore: stores `Not implemented: rocksdb_batched_multi_get_cf_slice` in every `errs[i]`, NULL in every value (and timestamp) entry and 0 in every size entry.
  */
 void rocksdb_batched_multi_get_cf_slice(rocksdb_t *db,
                                         const rocksdb_readoptions_t *options,
@@ -2992,7 +2992,7 @@ rocksdb_mergeoperator_t *rocksdb_mergeoperator_create(void *state,
 void rocksdb_mergeoperator_destroy(rocksdb_mergeoperator_t *mergeoperator);
 
 /*
- Not implemented in solistore: does nothing.
+ Not implemented in solistore: stores `Not implemented: rocksdb_multi_get` in every `errs[i]`, NULL in every value (and timestamp) entry and 0 in every size entry.
  */
 void rocksdb_multi_get(rocksdb_t *db,
                        const rocksdb_readoptions_t *options,
@@ -3004,7 +3004,7 @@ void rocksdb_multi_get(rocksdb_t *db,
                        char **errs);
 
 /*
- Not implemented in solistore: does nothing.
+ Not implemented in solistore: stores `Not implemented: rocksdb_multi_get_cf` in every `errs[i]`, NULL in every value (and timestamp) entry and 0 in every size entry.
  */
 void rocksdb_multi_get_cf(rocksdb_t *db,
                           const rocksdb_readoptions_t *options,
@@ -3017,7 +3017,7 @@ void rocksdb_multi_get_cf(rocksdb_t *db,
                           char **errs);
 
 /*
- Not implemented in solistore: does nothing.
+ Not implemented in solistore: stores `Not implemented: rocksdb_multi_get_cf_with_ts` in every `errs[i]`, NULL in every value (and timestamp) entry and 0 in every size entry.
  */
 void rocksdb_multi_get_cf_with_ts(rocksdb_t *db,
                                   const rocksdb_readoptions_t *options,
@@ -3032,7 +3032,7 @@ void rocksdb_multi_get_cf_with_ts(rocksdb_t *db,
                                   char **errs);
 
 /*
- Not implemented in solistore: does nothing.
+ Not implemented in solistore: stores `Not implemented: rocksdb_multi_get_with_ts` in every `errs[i]`, NULL in every value (and timestamp) entry and 0 in every size entry.
  */
 void rocksdb_multi_get_with_ts(rocksdb_t *db,
                                const rocksdb_readoptions_t *options,
@@ -5669,7 +5669,7 @@ void rocksdb_transaction_merge_cf(rocksdb_transaction_t *txn,
                                   char **errptr);
 
 /*
- Not implemented in solistore: does nothing.
+ Not implemented in solistore: stores `Not implemented: rocksdb_transaction_multi_get` in every `errs[i]`, NULL in every value (and timestamp) entry and 0 in every size entry.
  */
 void rocksdb_transaction_multi_get(rocksdb_transaction_t *txn,
                                    const rocksdb_readoptions_t *options,
@@ -5681,7 +5681,7 @@ void rocksdb_transaction_multi_get(rocksdb_transaction_t *txn,
                                    char **errs);
 
 /*
- Not implemented in solistore: does nothing.
+ Not implemented in solistore: stores `Not implemented: rocksdb_transaction_multi_get_cf` in every `errs[i]`, NULL in every value (and timestamp) entry and 0 in every size entry.
  */
 void rocksdb_transaction_multi_get_cf(rocksdb_transaction_t *txn,
                                       const rocksdb_readoptions_t *options,
@@ -5694,7 +5694,7 @@ void rocksdb_transaction_multi_get_cf(rocksdb_transaction_t *txn,
                                       char **errs);
 
 /*
- Not implemented in solistore: does nothing.
+ Not implemented in solistore: stores `Not implemented: rocksdb_transaction_multi_get_for_update` in every `errs[i]`, NULL in every value (and timestamp) entry and 0 in every size entry.
  */
 void rocksdb_transaction_multi_get_for_update(rocksdb_transaction_t *txn,
                                               const rocksdb_readoptions_t *options,
@@ -5706,7 +5706,7 @@ void rocksdb_transaction_multi_get_for_update(rocksdb_transaction_t *txn,
                                               char **errs);
 
 /*
- Not implemented in solistore: does nothing.
+ Not implemented in solistore: stores `Not implemented: rocksdb_transaction_multi_get_for_update_cf` in every `errs[i]`, NULL in every value (and timestamp) entry and 0 in every size entry.
  */
 void rocksdb_transaction_multi_get_for_update_cf(rocksdb_transaction_t *txn,
                                                  const rocksdb_readoptions_t *options,
@@ -6013,7 +6013,7 @@ void rocksdb_transactiondb_merge_cf(rocksdb_transactiondb_t *txn_db,
                                     char **errptr);
 
 /*
- Not implemented in solistore: does nothing.
+ Not implemented in solistore: stores `Not implemented: rocksdb_transactiondb_multi_get` in every `errs[i]`, NULL in every value (and timestamp) entry and 0 in every size entry.
  */
 void rocksdb_transactiondb_multi_get(rocksdb_transactiondb_t *txn_db,
                                      const rocksdb_readoptions_t *options,
@@ -6025,7 +6025,7 @@ void rocksdb_transactiondb_multi_get(rocksdb_transactiondb_t *txn_db,
                                      char **errs);
 
 /*
- Not implemented in solistore: does nothing.
+ Not implemented in solistore: stores `Not implemented: rocksdb_transactiondb_multi_get_cf` in every `errs[i]`, NULL in every value (and timestamp) entry and 0 in every size entry.
  */
 void rocksdb_transactiondb_multi_get_cf(rocksdb_transactiondb_t *txn_db,
                                         const rocksdb_readoptions_t *options,

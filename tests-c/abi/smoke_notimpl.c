@@ -3,7 +3,8 @@
  * "Not implemented: <name>" through errptr (replacing an older message, tolerating a NULL
  * errptr), functions without errptr return their neutral value, and destroy functions accept
  * NULL. Linked against libsolistore.so by `cargo x abi-check`; exits 0 on success. Uses only
- * functions expected to stay stubs for a while (backup engine, checkpoint, transactions). */
+ * functions expected to stay stubs for a while (backup engine, checkpoint,
+ * transactions). */
 #include <rocksdb/c.h>
 
 #include <stdio.h>
@@ -54,6 +55,20 @@ int main(void) {
   err = NULL;
   rocksdb_backup_engine_create_new_backup(NULL, NULL, &err);
   expect_not_implemented(err, "rocksdb_backup_engine_create_new_backup");
+
+  /* Multi-gets report per key and fill every output entry. */
+  {
+    const char* keys[2] = {"a", "b"};
+    size_t key_sizes[2] = {1, 1};
+    char* values[2] = {(char*)keys[0], (char*)keys[1]};
+    size_t value_sizes[2] = {5, 5};
+    char* errs[2] = {NULL, NULL};
+    rocksdb_transactiondb_multi_get(NULL, NULL, 2, keys, key_sizes, values, value_sizes, errs);
+    EXPECT(values[0] == NULL && values[1] == NULL);
+    EXPECT(value_sizes[0] == 0 && value_sizes[1] == 0);
+    expect_not_implemented(errs[0], "rocksdb_transactiondb_multi_get");
+    expect_not_implemented(errs[1], "rocksdb_transactiondb_multi_get");
+  }
 
   /* Without errptr: neutral values. */
   EXPECT(rocksdb_backup_engine_options_create("/nonexistent") == NULL);

@@ -171,6 +171,11 @@ fn stub(p: &Proto, upstream: Option<&Vec<String>>) -> Result<String, String> {
             format!("stores `Not implemented: {name}` in `*errptr`{what}."),
             format!("ffi::guarded(errptr, \"{name}\", || Err(Error::not_supported(\"{name}\")))"),
         )
+    } else if let Some(body) = per_key_body(p, &names) {
+        (
+            format!("stores `Not implemented: {name}` in every `errs[i]`, NULL in every value (and timestamp) entry and 0 in every size entry."),
+            body,
+        )
     } else if let Some((_, value, words)) = NEUTRAL_OVERRIDES.iter().find(|o| o.0 == name) {
         (
             format!("{words}."),
@@ -189,6 +194,37 @@ fn stub(p: &Proto, upstream: Option<&Vec<String>>) -> Result<String, String> {
     };
     Ok(format!(
         "/// Not implemented in solistore: {doc}\n#[unsafe(no_mangle)]\npub unsafe extern \"C\" fn {name}({params}){ret} {{\n    {body}\n}}\n\n"
+    ))
+}
+
+/// Multi-gets report per key through `errs` (`char**`, `num_keys` entries) instead of an
+/// errptr; their callers read every output entry, so the stub must fill them all.
+fn per_key_body(p: &Proto, names: &[String]) -> Option<String> {
+    let has = |n: &str| names.iter().any(|x| x == n);
+    if !(has("errs") && has("num_keys")) {
+        return None;
+    }
+    let mut ptrs = Vec::new();
+    let mut lens = Vec::new();
+    for (name, ty) in names.iter().zip(&p.params) {
+        if name == "errs" {
+            continue;
+        }
+        match ty.rust().ok()?.as_str() {
+            t if t.starts_with("*mut *mut ") => ptrs.push(format!("{name}.cast()")),
+            "*mut usize" => lens.push(name.clone()),
+            _ => {}
+        }
+    }
+    let name = &p.name;
+    Some(format!(
+        "ffi::guarded_no_err(\"{name}\", || {{
+        // SAFETY: c.h: `errs` and every output array hold `num_keys` entries.
+        unsafe {{ ffi::fail_each_key(&Error::not_supported(\"{name}\"), num_keys, errs, &[{}], &[{}]) }};
+        Ok(())
+    }})",
+        ptrs.join(", "),
+        lens.join(", ")
     ))
 }
 
@@ -252,7 +288,6 @@ pub fn generate() -> Result<(String, usize), String> {
     clippy::missing_safety_doc,
     reason = \"stubs dereference none of their arguments; the header documents the C contract\"
 )]
-#![expect(clippy::too_many_arguments, reason = \"the C signatures are fixed by RocksDB\")]
 
 use std::ffi::{{{}}};
 

@@ -233,7 +233,7 @@ pub fn parse_type(s: &str) -> Result<CType, String> {
         name: words.join(" "),
         konst,
     };
-    while let Some(tok) = tokens.next() {
+    for tok in tokens {
         match tok {
             "*" => {
                 ty = CType::Ptr {
@@ -339,9 +339,9 @@ pub fn load_target() -> Result<Target, String> {
     let mut protos = p11.clone();
     let mut only_783 = Vec::new();
     for (name, p) in p783 {
-        if !protos.contains_key(&name) {
-            only_783.push(name.clone());
-            protos.insert(name, p);
+        if let std::collections::btree_map::Entry::Vacant(slot) = protos.entry(name.clone()) {
+            only_783.push(name);
+            slot.insert(p);
         }
     }
     for n in names_11.iter().chain(&names_783) {

@@ -14,10 +14,6 @@
     clippy::missing_safety_doc,
     reason = "stubs dereference none of their arguments; the header documents the C contract"
 )]
-#![expect(
-    clippy::too_many_arguments,
-    reason = "the C signatures are fixed by RocksDB"
-)]
 
 use std::ffi::{c_char, c_int, c_uchar, c_uint, c_void};
 
@@ -704,7 +700,7 @@ pub unsafe extern "C" fn rocksdb_backup_engine_verify_backup(
     })
 }
 
-/// Not implemented in solistore: does nothing.
+/// Not implemented in solistore: stores `Not implemented: rocksdb_batched_multi_get_cf` in every `errs[i]`, NULL in every value (and timestamp) entry and 0 in every size entry.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rocksdb_batched_multi_get_cf(
     db: *mut rocksdb_t,
@@ -718,11 +714,21 @@ pub unsafe extern "C" fn rocksdb_batched_multi_get_cf(
     sorted_input: bool,
 ) {
     ffi::guarded_no_err("rocksdb_batched_multi_get_cf", || {
-        Err(Error::not_supported("rocksdb_batched_multi_get_cf"))
+        // SAFETY: c.h: `errs` and every output array hold `num_keys` entries.
+        unsafe {
+            ffi::fail_each_key(
+                &Error::not_supported("rocksdb_batched_multi_get_cf"),
+                num_keys,
+                errs,
+                &[values.cast()],
+                &[],
+            )
+        };
+        Ok(())
     })
 }
 
-/// Not implemented in solistore: does nothing.
+/// Not implemented in solistore: stores `Not implemented: rocksdb_batched_multi_get_cf_slice` in every `errs[i]`, NULL in every value (and timestamp) entry and 0 in every size entry.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rocksdb_batched_multi_get_cf_slice(
     db: *mut rocksdb_t,
@@ -735,7 +741,17 @@ pub unsafe extern "C" fn rocksdb_batched_multi_get_cf_slice(
     sorted_input: bool,
 ) {
     ffi::guarded_no_err("rocksdb_batched_multi_get_cf_slice", || {
-        Err(Error::not_supported("rocksdb_batched_multi_get_cf_slice"))
+        // SAFETY: c.h: `errs` and every output array hold `num_keys` entries.
+        unsafe {
+            ffi::fail_each_key(
+                &Error::not_supported("rocksdb_batched_multi_get_cf_slice"),
+                num_keys,
+                errs,
+                &[values.cast()],
+                &[],
+            )
+        };
+        Ok(())
     })
 }
 
@@ -5118,7 +5134,7 @@ pub unsafe extern "C" fn rocksdb_mergeoperator_destroy(
     ffi::guarded_no_err("rocksdb_mergeoperator_destroy", || Ok(()))
 }
 
-/// Not implemented in solistore: does nothing.
+/// Not implemented in solistore: stores `Not implemented: rocksdb_multi_get` in every `errs[i]`, NULL in every value (and timestamp) entry and 0 in every size entry.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rocksdb_multi_get(
     db: *mut rocksdb_t,
@@ -5131,11 +5147,21 @@ pub unsafe extern "C" fn rocksdb_multi_get(
     errs: *mut *mut c_char,
 ) {
     ffi::guarded_no_err("rocksdb_multi_get", || {
-        Err(Error::not_supported("rocksdb_multi_get"))
+        // SAFETY: c.h: `errs` and every output array hold `num_keys` entries.
+        unsafe {
+            ffi::fail_each_key(
+                &Error::not_supported("rocksdb_multi_get"),
+                num_keys,
+                errs,
+                &[values_list.cast()],
+                &[values_list_sizes],
+            )
+        };
+        Ok(())
     })
 }
 
-/// Not implemented in solistore: does nothing.
+/// Not implemented in solistore: stores `Not implemented: rocksdb_multi_get_cf` in every `errs[i]`, NULL in every value (and timestamp) entry and 0 in every size entry.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rocksdb_multi_get_cf(
     db: *mut rocksdb_t,
@@ -5149,11 +5175,21 @@ pub unsafe extern "C" fn rocksdb_multi_get_cf(
     errs: *mut *mut c_char,
 ) {
     ffi::guarded_no_err("rocksdb_multi_get_cf", || {
-        Err(Error::not_supported("rocksdb_multi_get_cf"))
+        // SAFETY: c.h: `errs` and every output array hold `num_keys` entries.
+        unsafe {
+            ffi::fail_each_key(
+                &Error::not_supported("rocksdb_multi_get_cf"),
+                num_keys,
+                errs,
+                &[values_list.cast()],
+                &[values_list_sizes],
+            )
+        };
+        Ok(())
     })
 }
 
-/// Not implemented in solistore: does nothing.
+/// Not implemented in solistore: stores `Not implemented: rocksdb_multi_get_cf_with_ts` in every `errs[i]`, NULL in every value (and timestamp) entry and 0 in every size entry.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rocksdb_multi_get_cf_with_ts(
     db: *mut rocksdb_t,
@@ -5169,11 +5205,21 @@ pub unsafe extern "C" fn rocksdb_multi_get_cf_with_ts(
     errs: *mut *mut c_char,
 ) {
     ffi::guarded_no_err("rocksdb_multi_get_cf_with_ts", || {
-        Err(Error::not_supported("rocksdb_multi_get_cf_with_ts"))
+        // SAFETY: c.h: `errs` and every output array hold `num_keys` entries.
+        unsafe {
+            ffi::fail_each_key(
+                &Error::not_supported("rocksdb_multi_get_cf_with_ts"),
+                num_keys,
+                errs,
+                &[values_list.cast(), timestamps_list.cast()],
+                &[values_list_sizes, timestamps_list_sizes],
+            )
+        };
+        Ok(())
     })
 }
 
-/// Not implemented in solistore: does nothing.
+/// Not implemented in solistore: stores `Not implemented: rocksdb_multi_get_with_ts` in every `errs[i]`, NULL in every value (and timestamp) entry and 0 in every size entry.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rocksdb_multi_get_with_ts(
     db: *mut rocksdb_t,
@@ -5188,7 +5234,17 @@ pub unsafe extern "C" fn rocksdb_multi_get_with_ts(
     errs: *mut *mut c_char,
 ) {
     ffi::guarded_no_err("rocksdb_multi_get_with_ts", || {
-        Err(Error::not_supported("rocksdb_multi_get_with_ts"))
+        // SAFETY: c.h: `errs` and every output array hold `num_keys` entries.
+        unsafe {
+            ffi::fail_each_key(
+                &Error::not_supported("rocksdb_multi_get_with_ts"),
+                num_keys,
+                errs,
+                &[values_list.cast(), timestamp_list.cast()],
+                &[values_list_sizes, timestamp_list_sizes],
+            )
+        };
+        Ok(())
     })
 }
 
@@ -10842,7 +10898,7 @@ pub unsafe extern "C" fn rocksdb_transaction_merge_cf(
     })
 }
 
-/// Not implemented in solistore: does nothing.
+/// Not implemented in solistore: stores `Not implemented: rocksdb_transaction_multi_get` in every `errs[i]`, NULL in every value (and timestamp) entry and 0 in every size entry.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rocksdb_transaction_multi_get(
     txn: *mut rocksdb_transaction_t,
@@ -10855,11 +10911,21 @@ pub unsafe extern "C" fn rocksdb_transaction_multi_get(
     errs: *mut *mut c_char,
 ) {
     ffi::guarded_no_err("rocksdb_transaction_multi_get", || {
-        Err(Error::not_supported("rocksdb_transaction_multi_get"))
+        // SAFETY: c.h: `errs` and every output array hold `num_keys` entries.
+        unsafe {
+            ffi::fail_each_key(
+                &Error::not_supported("rocksdb_transaction_multi_get"),
+                num_keys,
+                errs,
+                &[values_list.cast()],
+                &[values_list_sizes],
+            )
+        };
+        Ok(())
     })
 }
 
-/// Not implemented in solistore: does nothing.
+/// Not implemented in solistore: stores `Not implemented: rocksdb_transaction_multi_get_cf` in every `errs[i]`, NULL in every value (and timestamp) entry and 0 in every size entry.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rocksdb_transaction_multi_get_cf(
     txn: *mut rocksdb_transaction_t,
@@ -10873,11 +10939,21 @@ pub unsafe extern "C" fn rocksdb_transaction_multi_get_cf(
     errs: *mut *mut c_char,
 ) {
     ffi::guarded_no_err("rocksdb_transaction_multi_get_cf", || {
-        Err(Error::not_supported("rocksdb_transaction_multi_get_cf"))
+        // SAFETY: c.h: `errs` and every output array hold `num_keys` entries.
+        unsafe {
+            ffi::fail_each_key(
+                &Error::not_supported("rocksdb_transaction_multi_get_cf"),
+                num_keys,
+                errs,
+                &[values_list.cast()],
+                &[values_list_sizes],
+            )
+        };
+        Ok(())
     })
 }
 
-/// Not implemented in solistore: does nothing.
+/// Not implemented in solistore: stores `Not implemented: rocksdb_transaction_multi_get_for_update` in every `errs[i]`, NULL in every value (and timestamp) entry and 0 in every size entry.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rocksdb_transaction_multi_get_for_update(
     txn: *mut rocksdb_transaction_t,
@@ -10890,13 +10966,21 @@ pub unsafe extern "C" fn rocksdb_transaction_multi_get_for_update(
     errs: *mut *mut c_char,
 ) {
     ffi::guarded_no_err("rocksdb_transaction_multi_get_for_update", || {
-        Err(Error::not_supported(
-            "rocksdb_transaction_multi_get_for_update",
-        ))
+        // SAFETY: c.h: `errs` and every output array hold `num_keys` entries.
+        unsafe {
+            ffi::fail_each_key(
+                &Error::not_supported("rocksdb_transaction_multi_get_for_update"),
+                num_keys,
+                errs,
+                &[values_list.cast()],
+                &[values_list_sizes],
+            )
+        };
+        Ok(())
     })
 }
 
-/// Not implemented in solistore: does nothing.
+/// Not implemented in solistore: stores `Not implemented: rocksdb_transaction_multi_get_for_update_cf` in every `errs[i]`, NULL in every value (and timestamp) entry and 0 in every size entry.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rocksdb_transaction_multi_get_for_update_cf(
     txn: *mut rocksdb_transaction_t,
@@ -10910,9 +10994,17 @@ pub unsafe extern "C" fn rocksdb_transaction_multi_get_for_update_cf(
     errs: *mut *mut c_char,
 ) {
     ffi::guarded_no_err("rocksdb_transaction_multi_get_for_update_cf", || {
-        Err(Error::not_supported(
-            "rocksdb_transaction_multi_get_for_update_cf",
-        ))
+        // SAFETY: c.h: `errs` and every output array hold `num_keys` entries.
+        unsafe {
+            ffi::fail_each_key(
+                &Error::not_supported("rocksdb_transaction_multi_get_for_update_cf"),
+                num_keys,
+                errs,
+                &[values_list.cast()],
+                &[values_list_sizes],
+            )
+        };
+        Ok(())
     })
 }
 
@@ -11465,7 +11557,7 @@ pub unsafe extern "C" fn rocksdb_transactiondb_merge_cf(
     })
 }
 
-/// Not implemented in solistore: does nothing.
+/// Not implemented in solistore: stores `Not implemented: rocksdb_transactiondb_multi_get` in every `errs[i]`, NULL in every value (and timestamp) entry and 0 in every size entry.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rocksdb_transactiondb_multi_get(
     txn_db: *mut rocksdb_transactiondb_t,
@@ -11478,11 +11570,21 @@ pub unsafe extern "C" fn rocksdb_transactiondb_multi_get(
     errs: *mut *mut c_char,
 ) {
     ffi::guarded_no_err("rocksdb_transactiondb_multi_get", || {
-        Err(Error::not_supported("rocksdb_transactiondb_multi_get"))
+        // SAFETY: c.h: `errs` and every output array hold `num_keys` entries.
+        unsafe {
+            ffi::fail_each_key(
+                &Error::not_supported("rocksdb_transactiondb_multi_get"),
+                num_keys,
+                errs,
+                &[values_list.cast()],
+                &[values_list_sizes],
+            )
+        };
+        Ok(())
     })
 }
 
-/// Not implemented in solistore: does nothing.
+/// Not implemented in solistore: stores `Not implemented: rocksdb_transactiondb_multi_get_cf` in every `errs[i]`, NULL in every value (and timestamp) entry and 0 in every size entry.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rocksdb_transactiondb_multi_get_cf(
     txn_db: *mut rocksdb_transactiondb_t,
@@ -11496,7 +11598,17 @@ pub unsafe extern "C" fn rocksdb_transactiondb_multi_get_cf(
     errs: *mut *mut c_char,
 ) {
     ffi::guarded_no_err("rocksdb_transactiondb_multi_get_cf", || {
-        Err(Error::not_supported("rocksdb_transactiondb_multi_get_cf"))
+        // SAFETY: c.h: `errs` and every output array hold `num_keys` entries.
+        unsafe {
+            ffi::fail_each_key(
+                &Error::not_supported("rocksdb_transactiondb_multi_get_cf"),
+                num_keys,
+                errs,
+                &[values_list.cast()],
+                &[values_list_sizes],
+            )
+        };
+        Ok(())
     })
 }
 
