@@ -20,5 +20,6 @@ pub mod column_family;
 pub mod constants;
 pub(crate) mod ffi;
 pub mod generated;
+pub mod options;
 pub(crate) mod status;
 pub mod types;

@@ -14,6 +14,10 @@
 
 use std::ffi::{c_char, c_int, c_void};
 
+// Kinds that have their real implementation live in the module of their C prefix; they are
+// re-exported here so that generated code finds every C type in one place.
+pub use crate::options::rocksdb_options_t;
+
 pub struct rocksdb_t {
     _placeholder: (),
 }
@@ -96,9 +100,6 @@ pub struct rocksdb_logger_t {
     _placeholder: (),
 }
 pub struct rocksdb_mergeoperator_t {
-    _placeholder: (),
-}
-pub struct rocksdb_options_t {
     _placeholder: (),
 }
 pub struct rocksdb_compactoptions_t {

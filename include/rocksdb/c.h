@@ -315,6 +315,11 @@ typedef struct rocksdb_optimistictransaction_options_t rocksdb_optimistictransac
 
 typedef struct rocksdb_optimistictransactiondb_t rocksdb_optimistictransactiondb_t;
 
+/*
+ Options for opening a DB or creating a column family. Ownership: owned by the caller
+ (`rocksdb_options_create` / `rocksdb_options_destroy`); `rocksdb_open*` copies it, so it
+ may be changed or destroyed right after.
+ */
 typedef struct rocksdb_options_t rocksdb_options_t;
 
 typedef struct rocksdb_perfcontext_t rocksdb_perfcontext_t;
