@@ -34,6 +34,7 @@ pub mod memtable;
 pub mod merge;
 pub mod options;
 pub mod range_del;
+pub mod sst;
 pub mod util;
 pub mod version;
 pub mod wal;
