@@ -26,7 +26,7 @@ pub fn millibits_per_key(bits_per_key: f64) -> u32 {
         return 0;
     } else if bits_per_key < 1.0 {
         1.0
-    } else if !(bits_per_key < 100.0) {
+    } else if bits_per_key >= 100.0 || bits_per_key.is_nan() {
         100.0
     } else {
         bits_per_key
@@ -229,7 +229,11 @@ mod tests {
 
     #[test]
     fn legacy_probes_match_after_add() {
-        let g = LegacyGeometry { num_probes: 6, num_lines: 3, log2_line_bytes: 6 };
+        let g = LegacyGeometry {
+            num_probes: 6,
+            num_lines: 3,
+            log2_line_bytes: 6,
+        };
         let mut data = vec![0u8; 3 * 64];
         for h in [1u32, 77, 0xffff_ffff, 0x8000_0000, 123_456_789] {
             g.add_hash(h, &mut data);

@@ -317,14 +317,32 @@ mod tests {
             (b"\x38\xd6\xf7\x28\x20\xb4\x8a\xe9", 10973293517982163143),
             (b"\xbb\x18\x5d\xf4\x12\x03\xf7\x99", 9986007080564743219),
             (b"\x80\xd4\x3b\x3b\xae\x22\xa2\x78", 1729303145008254458),
-            (b"\x1a\xb5\xd0\xfe\xab\xc3\x61\xb2\x99", 13253403748084181481),
+            (
+                b"\x1a\xb5\xd0\xfe\xab\xc3\x61\xb2\x99",
+                13253403748084181481,
+            ),
             (b"\x8e\x4a\xc3\x18\x20\x2f\x06\xe6\x3c", 7768754303876232188),
             (b"\xb6\xc0\xdd\x05\x3f\xc4\x86\x4c\xef", 12439346786701492),
-            (b"\x9a\x5f\x78\x0d\xaf\x50\xe1\x1f\x55", 10841838338450144690),
-            (b"\x22\x6f\x39\x1f\xf8\xdd\x4f\x52\x17\x94", 12883919702069153152),
-            (b"\x32\x89\x2a\x75\x48\x3a\x4a\x02\x69\xdd", 12692903507676842188),
-            (b"\x06\x92\x5c\xf4\x88\x0e\x7e\x68\x38\x3e", 6540985900674032620),
-            (b"\xbd\x2c\x63\x38\xbf\xe9\x78\xb7\xbf\x15", 10551812464348219044),
+            (
+                b"\x9a\x5f\x78\x0d\xaf\x50\xe1\x1f\x55",
+                10841838338450144690,
+            ),
+            (
+                b"\x22\x6f\x39\x1f\xf8\xdd\x4f\x52\x17\x94",
+                12883919702069153152,
+            ),
+            (
+                b"\x32\x89\x2a\x75\x48\x3a\x4a\x02\x69\xdd",
+                12692903507676842188,
+            ),
+            (
+                b"\x06\x92\x5c\xf4\x88\x0e\x7e\x68\x38\x3e",
+                6540985900674032620,
+            ),
+            (
+                b"\xbd\x2c\x63\x38\xbf\xe9\x78\xb7\xbf\x15",
+                10551812464348219044,
+            ),
         ];
         for (input, want) in cases {
             assert_eq!(hash64(input), *want, "input {input:02x?}");
@@ -381,7 +399,9 @@ mod tests {
 
     #[test]
     fn hash64_seed_changes_every_size_class() {
-        for len in [0usize, 1, 3, 4, 8, 9, 16, 17, 128, 129, 240, 241, 1024, 1100, 3000] {
+        for len in [
+            0usize, 1, 3, 4, 8, 9, 16, 17, 128, 129, 240, 241, 1024, 1100, 3000,
+        ] {
             let data: Vec<u8> = (0..len).map(|i| (i * 7 + 1) as u8).collect();
             assert_eq!(hash64_with_seed(&data, 0), hash64(&data));
             assert_ne!(hash64_with_seed(&data, 1), hash64(&data), "len {len}");
@@ -435,7 +455,11 @@ mod tests {
             (b"\xbd\x2c\x63\x38\xbf\xe9\x78\xb7\xbf\x15", 3382479516),
         ];
         for (input, want) in cases {
-            assert_eq!(hash32(input, LEGACY_BLOOM_SEED), *want, "input {input:02x?}");
+            assert_eq!(
+                hash32(input, LEGACY_BLOOM_SEED),
+                *want,
+                "input {input:02x?}"
+            );
         }
     }
 }

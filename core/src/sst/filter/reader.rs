@@ -50,7 +50,9 @@ impl FullFilterReader {
     /// extractor) may be in the table. False means it is certainly absent.
     pub fn key_may_match(&self, key: &[u8]) -> bool {
         match self.kind {
-            FilterKind::LegacyBloom(g) => g.hash_may_match(hash32(key, LEGACY_BLOOM_SEED), &self.block),
+            FilterKind::LegacyBloom(g) => {
+                g.hash_may_match(hash32(key, LEGACY_BLOOM_SEED), &self.block)
+            }
             _ => self.hash_may_match(hash64(key)),
         }
     }
@@ -143,7 +145,13 @@ mod tests {
     #[test]
     fn round_trip_and_kind() {
         let r = FullFilterReader::new(built(&[b"apple", b"banana"]));
-        assert_eq!(r.kind(), FilterKind::FastLocalBloom { num_probes: 6, len: 64 });
+        assert_eq!(
+            r.kind(),
+            FilterKind::FastLocalBloom {
+                num_probes: 6,
+                len: 64
+            }
+        );
         assert!(r.key_may_match(b"apple"));
         assert!(r.key_may_match(b"banana"));
     }
@@ -194,7 +202,10 @@ mod tests {
     fn ribbon_is_recognised() {
         let mut block = vec![0u8; 64];
         block.extend_from_slice(&[0xfe, 7, 2, 0, 0]);
-        assert_eq!(FullFilterReader::new(block.clone()).kind(), FilterKind::Ribbon);
+        assert_eq!(
+            FullFilterReader::new(block.clone()).kind(),
+            FilterKind::Ribbon
+        );
         block[66] = 1;
         assert_eq!(FullFilterReader::new(block).kind(), FilterKind::AlwaysTrue);
     }
@@ -210,8 +221,15 @@ mod tests {
         let mut block = vec![0u8; 192];
         block.push(6);
         block.extend_from_slice(&3u32.to_le_bytes());
-        let g = LegacyGeometry { num_probes: 6, num_lines: 3, log2_line_bytes: 6 };
-        assert_eq!(FullFilterReader::new(block.clone()).kind(), FilterKind::LegacyBloom(g));
+        let g = LegacyGeometry {
+            num_probes: 6,
+            num_lines: 3,
+            log2_line_bytes: 6,
+        };
+        assert_eq!(
+            FullFilterReader::new(block.clone()).kind(),
+            FilterKind::LegacyBloom(g)
+        );
         for lines in [0u32, 5, 6] {
             let mut b = block.clone();
             b[193..197].copy_from_slice(&lines.to_le_bytes());
