@@ -27,7 +27,7 @@ fn required() -> bool {
     std::env::var("SOLISTORE_REQUIRE_ROCKSDB").is_ok_and(|v| v == "1")
 }
 
-/// The compiled oracle, built once per test process; `None` when the toolchain is missing.
+/// The compiled oracle, built once and cached in the temp dir; `None` when the toolchain is missing.
 fn oracle() -> Option<&'static Path> {
     static EXE: OnceLock<Option<PathBuf>> = OnceLock::new();
     EXE.get_or_init(|| {
@@ -39,15 +39,23 @@ fn oracle() -> Option<&'static Path> {
             eprintln!("skipping: /usr/include/rocksdb/c.h not found");
             return None;
         }
-        let dir =
-            std::env::temp_dir().join(format!("solistore-filter-oracle-{}", std::process::id()));
+        // Keyed by the source's hash so that runs reuse one build instead of piling up.
+        let dir = std::env::temp_dir().join(format!(
+            "solistore-filter-oracle-{:016x}",
+            hash64(ORACLE_C.as_bytes())
+        ));
         std::fs::create_dir_all(&dir).expect("create oracle dir");
-        let src = dir.join("rocksdb_filter_oracle.c");
-        std::fs::write(&src, ORACLE_C).expect("write oracle source");
         let exe = dir.join("rocksdb_filter_oracle");
+        if exe.exists() {
+            return Some(exe);
+        }
+        let pid = std::process::id();
+        let src = dir.join(format!("rocksdb_filter_oracle.{pid}.c"));
+        std::fs::write(&src, ORACLE_C).expect("write oracle source");
+        let tmp_exe = dir.join(format!("rocksdb_filter_oracle.{pid}"));
         let out = match Command::new("gcc")
             .args(["-O1", "-Wall", "-Wextra", "-Werror", "-o"])
-            .arg(&exe)
+            .arg(&tmp_exe)
             .arg(&src)
             .arg("-lrocksdb")
             .output()
@@ -67,6 +75,9 @@ fn oracle() -> Option<&'static Path> {
             }
             panic!("rocksdb_filter_oracle.c failed to compile: {stderr}");
         }
+        // Rename is atomic: a concurrent test process sees no binary or a whole one.
+        std::fs::rename(&tmp_exe, &exe).expect("install oracle binary");
+        let _ = std::fs::remove_file(&src);
         Some(exe)
     })
     .as_deref()

@@ -245,4 +245,25 @@ mod tests {
         b[193..197].copy_from_slice(&2u32.to_le_bytes()); // 96-byte lines: not a power of two
         assert_eq!(FullFilterReader::new(b).kind(), FilterKind::AlwaysTrue);
     }
+
+    proptest::proptest! {
+        #[test]
+        fn any_block_is_safe_to_probe(block in proptest::collection::vec(proptest::num::u8::ANY, 0..300), key in proptest::collection::vec(proptest::num::u8::ANY, 0..40)) {
+            let r = FullFilterReader::new(block);
+            let _ = r.key_may_match(&key);
+            let _ = r.hash_may_match(hash64(&key));
+        }
+
+        #[test]
+        fn no_false_negatives(keys in proptest::collection::vec(proptest::collection::vec(proptest::num::u8::ANY, 0..300), 1..200), bits in 0.5f64..40.0) {
+            let mut b = FullFilterBuilder::new(bits).expect("policy");
+            for k in &keys {
+                b.add_key(k);
+            }
+            let r = FullFilterReader::new(b.finish());
+            for k in &keys {
+                proptest::prop_assert!(r.key_may_match(k));
+            }
+        }
+    }
 }
