@@ -12,12 +12,14 @@
 //! - [`compression`]: Snappy / LZ4 framing and the 12.5 % rule.
 //! - [`block`]: the block format shared by every block kind, its builder and cursor.
 //! - [`properties`]: the `rocksdb.properties` block.
-//! - [`filter_api`]: the traits a filter implementation plugs into.
+//! - [`filter_api`]: the traits a filter implementation plugs into; [`filter`]: RocksDB's
+//!   full filter (FastLocalBloom) behind them.
 //! - [`builder`]: [`TableBuilder`]; [`reader`]: [`Table`]; [`table_iter`]: [`TableIterator`].
 
 pub mod block;
 pub mod builder;
 pub mod compression;
+pub mod filter;
 pub mod filter_api;
 pub mod format;
 pub mod properties;
