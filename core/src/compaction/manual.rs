@@ -14,7 +14,9 @@
 //! each task. A step whose inputs exceed `max_compaction_bytes` is split: the task covers a
 //! prefix and the next call resumes after it.
 
-use super::picker::{CompactionReason, CompactionTask, Inputs, LevelsSummary, Picker, PickerOptions};
+use super::picker::{
+    CompactionReason, CompactionTask, Inputs, LevelsSummary, Picker, PickerOptions,
+};
 use crate::key::Comparator;
 
 /// Where a manual step writes.
@@ -178,7 +180,9 @@ fn pick_step(
     if p.busy(level, &start) {
         return Err(Conflict);
     }
-    let out = p.setup_output_inputs(level, output, &mut start).ok_or(Conflict)?;
+    let out = p
+        .setup_output_inputs(level, output, &mut start)
+        .ok_or(Conflict)?;
     let resume = if partial && level > 0 {
         start
             .iter()
@@ -188,6 +192,14 @@ fn pick_step(
     } else {
         None
     };
-    let task = p.build_task(level, output, start, out, CompactionReason::ManualCompaction, -1.0, true);
+    let task = p.build_task(
+        level,
+        output,
+        start,
+        out,
+        CompactionReason::ManualCompaction,
+        -1.0,
+        true,
+    );
     Ok(Some((task, resume)))
 }
