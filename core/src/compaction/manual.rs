@@ -136,6 +136,9 @@ impl ManualCompaction {
 
 struct Conflict;
 
+/// A step's task and, when the step was cut short, the key to resume from.
+type StepTask = (CompactionTask, Option<Vec<u8>>);
+
 /// One step's task (RocksDB `CompactionPicker::CompactRange`), with the key to resume from
 /// when the step was cut short by `max_compaction_bytes`.
 fn pick_step(
@@ -143,7 +146,7 @@ fn pick_step(
     step: ManualStep,
     lo: Option<&[u8]>,
     hi: Option<&[u8]>,
-) -> Result<Option<(CompactionTask, Option<Vec<u8>>)>, Conflict> {
+) -> Result<Option<StepTask>, Conflict> {
     let level = step.input_level;
     let output = match step.output {
         ManualOutput::Level(l) => l,

@@ -509,7 +509,7 @@ impl Sim {
         let level = &mut self.v.levels[t.output_level];
         level.extend(outputs);
         if t.output_level == 0 {
-            level.sort_by(|a, b| b.largest_seqno.cmp(&a.largest_seqno));
+            level.sort_by_key(|f| std::cmp::Reverse(f.largest_seqno));
         } else {
             level.sort_by(|a, b| a.smallest.cmp(&b.smallest));
         }
@@ -713,6 +713,7 @@ fn simulator_concurrent_compactions() {
         let mut sim = Sim::new(7, 0xc0ffee + u64::from(dynamic));
         let mut in_flight: Vec<CompactionTask> = Vec::new();
         let mut max_in_flight = 0;
+        let (mut intra_l0, mut trivial) = (0usize, 0usize);
         for step in 0..1500 {
             if step % 3 == 0 {
                 random_flush(&mut sim);
@@ -721,6 +722,8 @@ fn simulator_concurrent_compactions() {
                 let Some(t) = pick(&sim.v, &o, &CMP) else {
                     break;
                 };
+                intra_l0 += usize::from(t.output_level == 0);
+                trivial += usize::from(t.trivial_move);
                 sim.start(&t);
                 in_flight.push(t);
             }
@@ -738,6 +741,8 @@ fn simulator_concurrent_compactions() {
         sim.settle(&o);
         assert_settled_shape(&sim, &o);
         assert!(max_in_flight >= 2, "the test should overlap compactions");
+        // The fixed seed makes L0 -> base wait often enough to need intra-L0 merges.
+        assert!(intra_l0 > 0 && trivial > 0, "intra-L0 {intra_l0}, trivial {trivial}");
     }
 }
 
