@@ -742,7 +742,10 @@ fn simulator_concurrent_compactions() {
         assert_settled_shape(&sim, &o);
         assert!(max_in_flight >= 2, "the test should overlap compactions");
         // The fixed seed makes L0 -> base wait often enough to need intra-L0 merges.
-        assert!(intra_l0 > 0 && trivial > 0, "intra-L0 {intra_l0}, trivial {trivial}");
+        assert!(
+            intra_l0 > 0 && trivial > 0,
+            "intra-L0 {intra_l0}, trivial {trivial}"
+        );
     }
 }
 
