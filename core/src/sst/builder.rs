@@ -24,9 +24,8 @@ use crate::error::{Error, Result};
 use crate::fs::WritableFile;
 use crate::key::internal_key::user_key;
 use crate::key::{
-    append_internal_key, parse_internal_key, pack_seq_and_type,
-    BytewiseComparator, Comparator, InternalKeyComparator, SequenceNumber, ValueType,
-    MAX_SEQUENCE_NUMBER, VALUE_TYPE_FOR_SEEK,
+    append_internal_key, pack_seq_and_type, parse_internal_key, BytewiseComparator, Comparator,
+    InternalKeyComparator, SequenceNumber, ValueType, MAX_SEQUENCE_NUMBER, VALUE_TYPE_FOR_SEEK,
 };
 use crate::util::coding::put_varint64;
 
@@ -314,7 +313,12 @@ impl TableBuilder {
         match parsed.value_type {
             ValueType::RangeDeletion => {
                 let mut end = Vec::with_capacity(value.len() + 8);
-                append_internal_key(&mut end, value, MAX_SEQUENCE_NUMBER, ValueType::RangeDeletion);
+                append_internal_key(
+                    &mut end,
+                    value,
+                    MAX_SEQUENCE_NUMBER,
+                    ValueType::RangeDeletion,
+                );
                 self.note_bounds(key, &end, seq);
                 self.range_dels.push((key.to_vec(), value.to_vec()));
                 self.props.num_deletions += 1;
@@ -349,7 +353,9 @@ impl TableBuilder {
                 self.last_key.extend_from_slice(key);
                 self.note_bounds(key, key, seq);
                 match t {
-                    ValueType::Deletion | ValueType::SingleDeletion => self.props.num_deletions += 1,
+                    ValueType::Deletion | ValueType::SingleDeletion => {
+                        self.props.num_deletions += 1
+                    }
                     ValueType::Merge => self.props.num_merge_operands += 1,
                     _ => {}
                 }
@@ -365,7 +371,12 @@ impl TableBuilder {
     ///
     /// # Errors
     /// As [`add`](Self::add).
-    pub fn add_range_tombstone(&mut self, start: &[u8], end: &[u8], seq: SequenceNumber) -> Result<()> {
+    pub fn add_range_tombstone(
+        &mut self,
+        start: &[u8],
+        end: &[u8],
+        seq: SequenceNumber,
+    ) -> Result<()> {
         if seq > MAX_SEQUENCE_NUMBER {
             return Err(Error::invalid_argument("sequence number too large"));
         }
@@ -596,12 +607,19 @@ impl TableBuilder {
         );
         p.user_collected.insert(
             names::WHOLE_KEY_FILTERING.to_string(),
-            if o.whole_key_filtering { b"1".to_vec() } else { b"0".to_vec() },
+            if o.whole_key_filtering {
+                b"1".to_vec()
+            } else {
+                b"0".to_vec()
+            },
         );
         p.user_collected.insert(
             names::PREFIX_FILTERING.to_string(),
-            if o.prefix_extractor_name.is_some() { b"1".to_vec() } else { b"0".to_vec() },
+            if o.prefix_extractor_name.is_some() {
+                b"1".to_vec()
+            } else {
+                b"0".to_vec()
+            },
         );
     }
 }
-

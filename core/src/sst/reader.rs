@@ -21,7 +21,9 @@ use super::properties::{
 use super::table_iter::TableIterator;
 use crate::error::{Error, Result};
 use crate::iter::InternalIterator;
-use crate::key::{parse_internal_key, BytewiseComparator, Comparator, InternalKeyComparator, ValueType};
+use crate::key::{
+    parse_internal_key, BytewiseComparator, Comparator, InternalKeyComparator, ValueType,
+};
 use crate::range_del::RangeTombstone;
 
 /// Positional reads from an immutable file.
@@ -374,9 +376,7 @@ impl Table {
     pub fn get(self: &Arc<Self>, target: &[u8]) -> Result<Option<(Vec<u8>, Vec<u8>)>> {
         let it = self.seek(target);
         it.status()?;
-        Ok(it
-            .valid()
-            .then(|| (it.key().to_vec(), it.value().to_vec())))
+        Ok(it.valid().then(|| (it.key().to_vec(), it.value().to_vec())))
     }
 
     /// Checks every block's checksum (data, index, meta blocks), as `sst_dump

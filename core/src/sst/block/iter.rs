@@ -111,7 +111,9 @@ impl BlockIter {
     /// stores it (`kBinarySearchWithFirstKey`).
     pub fn first_internal_key(&self) -> Option<&[u8]> {
         match self.index {
-            Some(f) if f.has_first_key => Some(&self.block.data()[self.first_key.0..self.first_key.1]),
+            Some(f) if f.has_first_key => {
+                Some(&self.block.data()[self.first_key.0..self.first_key.1])
+            }
             _ => None,
         }
     }
@@ -460,7 +462,10 @@ mod tests {
 
     #[test]
     fn corrupt_entry_sets_status() {
-        let entries = vec![(b"a".to_vec(), b"1".to_vec()), (b"b".to_vec(), b"2".to_vec())];
+        let entries = vec![
+            (b"a".to_vec(), b"1".to_vec()),
+            (b"b".to_vec(), b"2".to_vec()),
+        ];
         let mut raw = {
             let mut b = BlockBuilder::new(16);
             for (k, v) in &entries {
