@@ -224,7 +224,7 @@ impl TableBuilder {
         let index_with_seq = mk_index();
         let index_user_keys = mk_index();
         let deviation_limit =
-            (opts.block_size * (100 - opts.block_size_deviation.min(100)) + 99) / 100;
+            (opts.block_size * (100 - opts.block_size_deviation.min(100))).div_ceil(100);
         let mut props = TableProperties {
             column_family_id: opts.column_family_id,
             column_family_name: opts.column_family_name.clone(),

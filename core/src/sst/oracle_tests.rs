@@ -230,17 +230,20 @@ fn assert_properties_match(p: &TableProperties, d: &BTreeMap<String, String>) {
     assert_eq!(text("DB host id"), p.db_host_id);
 }
 
+/// A table we wrote: its path, point entries, tombstones and builder summary.
+type Written = (
+    PathBuf,
+    Vec<(Vec<u8>, Vec<u8>)>,
+    Vec<RangeTombstone>,
+    TableInfo,
+);
+
 fn write_ours(
     dir: &Path,
     name: &str,
     compression: CompressionType,
     checksum: ChecksumType,
-) -> (
-    PathBuf,
-    Vec<(Vec<u8>, Vec<u8>)>,
-    Vec<RangeTombstone>,
-    TableInfo,
-) {
+) -> Written {
     let entries = sample_entries(1500, 48);
     let tombstones = vec![
         RangeTombstone {

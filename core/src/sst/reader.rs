@@ -333,6 +333,11 @@ impl Table {
             )?;
         }
         let n = h.size as usize;
+        let mut raw = raw;
+        if raw[n] == 0 {
+            raw.truncate(n);
+            return Ok(raw);
+        }
         decompress_block(&raw[..n], raw[n], self.footer.format_version)
     }
 
