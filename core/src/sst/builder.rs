@@ -72,6 +72,9 @@ pub struct TableBuilderOptions {
     pub orig_file_number: u64,
     /// Shorten index separators (`kShortenSeparators`, RocksDB's default).
     pub shorten_index_keys: bool,
+    /// Extra properties stored as they are (e.g. `rocksdb.external_sst_file.version` for an
+    /// SST file writer); built-in names win over these.
+    pub user_properties: std::collections::BTreeMap<String, Vec<u8>>,
 }
 
 impl Default for TableBuilderOptions {
@@ -101,6 +104,7 @@ impl Default for TableBuilderOptions {
             db_host_id: String::new(),
             orig_file_number: 0,
             shorten_index_keys: true,
+            user_properties: std::collections::BTreeMap::new(),
         }
     }
 }
@@ -588,6 +592,9 @@ impl TableBuilder {
     fn fill_properties(&mut self) {
         let o = &self.opts;
         let p = &mut self.props;
+        for (k, v) in &o.user_properties {
+            p.user_collected.insert(k.clone(), v.clone());
+        }
         p.merge_operator_name = o
             .merge_operator_name
             .clone()

@@ -487,3 +487,114 @@ fn our_reader_and_sst_dump_agree_on_our_tables() {
     assert_eq!(our_scan(&t).len(), entries.len());
     let _ = ik(b"", 0, ValueType::Value);
 }
+
+fn ldb(db: &Path, args: &[&str]) -> String {
+    let out = Command::new("ldb")
+        .arg(format!("--db={}", db.display()))
+        .args(args)
+        .output()
+        .expect("run ldb");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "ldb {args:?} failed:\n{text}");
+    for bad in [
+        "Corruption",
+        "IO error",
+        "Not implemented",
+        "Invalid argument",
+        "Failed",
+    ] {
+        assert!(!text.contains(bad), "ldb {args:?} reported {bad}:\n{text}");
+    }
+    text
+}
+
+#[test]
+fn rocksdb_ingests_and_serves_our_table() {
+    if !have("ldb", &["--help"]) {
+        return;
+    }
+    // An SstFileWriter-style table: unique user keys at sequence 0, external-file properties.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut live = BTreeMap::new();
+    let mut entries = Vec::new();
+    for i in 0..3000u32 {
+        let k = format!("ingest{i:06}").into_bytes();
+        if i % 9 == 4 {
+            entries.push((ik(&k, 0, ValueType::Deletion), Vec::new()));
+        } else {
+            let v = format!("payload-{i}-")
+                .repeat(1 + (i % 4) as usize)
+                .into_bytes();
+            live.insert(k.clone(), v.clone());
+            entries.push((ik(&k, 0, ValueType::Value), v));
+        }
+    }
+    let mut user_properties = BTreeMap::new();
+    user_properties.insert(
+        reader::EXTERNAL_SST_VERSION.to_string(),
+        2u32.to_le_bytes().to_vec(),
+    );
+    user_properties.insert(
+        reader::EXTERNAL_SST_GLOBAL_SEQNO.to_string(),
+        0u64.to_le_bytes().to_vec(),
+    );
+    for (compression, checksum) in [
+        (CompressionType::Snappy, ChecksumType::Xxh3),
+        (CompressionType::Lz4, ChecksumType::Crc32c),
+    ] {
+        let f = MemFile::default();
+        let opts = TableBuilderOptions {
+            compression,
+            checksum,
+            user_properties: user_properties.clone(),
+            ..Default::default()
+        };
+        let mut b = TableBuilder::new(opts, Box::new(f.clone())).expect("valid options");
+        for (k, v) in &entries {
+            b.add(k, v).expect("in order");
+        }
+        b.finish().expect("finish");
+        let sst = dir
+            .path()
+            .join(format!("ingest_{}.sst", compression.name()));
+        std::fs::write(&sst, &*f.0.lock().expect("not poisoned")).expect("write");
+
+        // Our reader applies the global sequence number like RocksDB does.
+        let file = PosixRandomAccessFile::open(&sst).expect("open");
+        let size = file.size().expect("size");
+        let opts = TableReaderOptions {
+            largest_seqno: 77,
+            ..Default::default()
+        };
+        let t = Arc::new(Table::open(Arc::new(file), size, opts).expect("opens"));
+        assert_eq!(t.global_seqno(), Some(77));
+        let mut it = t.iter();
+        it.seek(&ik(b"ingest000010", 100, ValueType::Value));
+        assert_eq!(it.key(), &ik(b"ingest000010", 77, ValueType::Value)[..]);
+        it.seek(&ik(b"ingest000010", 50, ValueType::Value));
+        assert_eq!(it.key(), &ik(b"ingest000011", 77, ValueType::Value)[..]);
+
+        let db = dir.path().join(format!("db_{}", compression.name()));
+        ldb(&db, &["--create_if_missing", "put", "zzz-existing", "old"]);
+        ldb(&db, &["ingest_extern_sst", &sst.display().to_string()]);
+        let scan = ldb(&db, &["scan", "--hex"]);
+        let mut got = BTreeMap::new();
+        for line in scan.lines() {
+            if let Some((k, v)) = line.split_once(" : ") {
+                let k = unhex(k.trim().trim_start_matches("0x"));
+                let v = unhex(v.trim().trim_start_matches("0x"));
+                got.insert(k, v);
+            }
+        }
+        let mut want = live.clone();
+        want.insert(b"zzz-existing".to_vec(), b"old".to_vec());
+        assert_eq!(got.len(), want.len());
+        assert_eq!(got, want);
+        let one = ldb(&db, &["get", "ingest000005"]);
+        assert_eq!(one.trim(), "payload-5-payload-5-");
+    }
+}

@@ -545,3 +545,49 @@ proptest! {
         model_check(entries, probes, opts)?;
     }
 }
+
+#[test]
+fn external_file_keys_take_the_global_sequence_number() {
+    let entries: Vec<_> = (0..400)
+        .map(|i| {
+            (
+                ik(format!("e{i:05}").as_bytes(), 0, ValueType::Value),
+                vec![b'x'; 30],
+            )
+        })
+        .collect();
+    let mut user_properties = std::collections::BTreeMap::new();
+    user_properties.insert(
+        reader::EXTERNAL_SST_VERSION.to_string(),
+        2u32.to_le_bytes().to_vec(),
+    );
+    let opts = TableBuilderOptions {
+        user_properties,
+        ..Default::default()
+    };
+    let (bytes, _) = build(&entries, opts);
+    let n = bytes.len() as u64;
+    let bytes = Arc::new(bytes);
+    let open_at = |largest_seqno| {
+        Table::open(
+            Arc::clone(&bytes) as Arc<dyn RandomAccessFile>,
+            n,
+            TableReaderOptions {
+                largest_seqno,
+                ..Default::default()
+            },
+        )
+    };
+    let t = Arc::new(open_at(9).expect("opens"));
+    assert_eq!(t.global_seqno(), Some(9));
+    let mut it = t.iter();
+    it.seek_to_last();
+    assert_eq!(it.key(), &ik(b"e00399", 9, ValueType::Value)[..]);
+    it.seek_for_prev(&ik(b"e00100", 5, ValueType::Value));
+    assert_eq!(it.key(), &ik(b"e00100", 9, ValueType::Value)[..]);
+    it.seek(&ik(b"e00100", 5, ValueType::Value));
+    assert_eq!(it.key(), &ik(b"e00101", 9, ValueType::Value)[..]);
+    // Unknown largest seqno: the property's value (absent = 0) is used.
+    let t = open_at(crate::key::MAX_SEQUENCE_NUMBER).expect("opens");
+    assert_eq!(t.global_seqno(), Some(0));
+}
