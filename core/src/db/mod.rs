@@ -9,9 +9,14 @@
 //! Stages live in sibling files: `open` (open, recovery, destroy, list column families),
 //! `write` (group commit), `read` (get, multi_get, iterators, snapshots), `column_family`.
 
+mod background;
 pub mod column_family;
+mod compact;
+mod flush;
 mod open;
 mod read;
+mod super_version;
+mod table_cache;
 mod write;
 
 use std::path::PathBuf;
@@ -64,6 +69,14 @@ pub(crate) struct DbInner {
     pub(crate) bg_error: Mutex<Option<Error>>,
     pub(crate) closed: AtomicBool,
     pub(crate) stats: Stats,
+    pub(crate) table_cache: table_cache::TableCache,
+    /// One compaction at a time per DB (their inputs must not overlap).
+    pub(crate) compaction_lock: Mutex<()>,
+    /// Table files out of the current versions, deleted once no reader's view names them.
+    pub(crate) obsolete_tables: Mutex<Vec<Arc<crate::version::edit::FileMetaData>>>,
+    /// Set by a write with `disable_wal`: such data must be flushed at close.
+    pub(crate) unlogged_writes: AtomicBool,
+    pub(crate) background: background::Background,
 }
 
 impl DbInner {
@@ -85,6 +98,13 @@ impl DbInner {
             return Err(err);
         }
         Ok(())
+    }
+
+    /// Brings the version set's last sequence up to the live one before an edit is logged.
+    pub(crate) fn sync_last_sequence(&self, vs: &mut VersionSet) {
+        vs.last_sequence = vs
+            .last_sequence
+            .max(self.last_sequence.load(Ordering::Acquire));
     }
 
     fn cfd(&self, cf: &ColumnFamilyHandle) -> Result<Arc<ColumnFamilyData>> {
@@ -216,8 +236,14 @@ impl Db {
             max_column_family: Some(id),
             ..Default::default()
         };
+        inner.sync_last_sequence(&mut vs);
         vs.log_and_apply(edit).map_err(|e| inner.poison(e))?;
-        let cfd = Arc::new(ColumnFamilyData::new(id, name.to_string(), opts));
+        let num_levels = usize::try_from(opts.num_levels).unwrap_or(7).max(1);
+        let version = crate::version::version::Version::new(
+            num_levels,
+            crate::key::InternalKeyComparator::new(opts.comparator.clone()),
+        );
+        let cfd = Arc::new(ColumnFamilyData::new(id, name.to_string(), opts, version));
         inner.cfs.write().insert(cfd.clone());
         Ok(ColumnFamilyHandle { cfd })
     }
@@ -242,6 +268,7 @@ impl Db {
             column_family_drop: true,
             ..Default::default()
         };
+        inner.sync_last_sequence(&mut vs);
         vs.log_and_apply(edit).map_err(|e| inner.poison(e))?;
         cf.cfd.mark_dropped();
         inner.cfs.write().remove(cf.cfd.id);
@@ -355,6 +382,66 @@ impl Db {
         self.inner.last_sequence.load(Ordering::Acquire)
     }
 
+    /// Flushes the column family's memtable into a level-0 table (RocksDB's `Flush`); with
+    /// `wait`, returns once it is written.
+    ///
+    /// # Errors
+    /// The background error, if the flush failed.
+    pub fn flush(&self, cf: &ColumnFamilyHandle, wait: bool) -> Result<()> {
+        let inner = self.inner.clone();
+        inner.check_writable()?;
+        let cfd = inner.cfd(cf)?;
+        let worker = inner.clone();
+        inner.run_exclusive(Box::new(move || worker.switch_memtable(&cfd)))?;
+        if wait {
+            inner.background.wait_for_flushes();
+            if let Some(err) = inner.bg_error.lock().clone() {
+                return Err(err);
+            }
+        }
+        Ok(())
+    }
+
+    /// Compacts `[begin, end]` (None = unbounded) of one column family, after flushing its
+    /// memtable: afterwards the range sits in one level and deleted data is physically gone
+    /// (RocksDB's `CompactRange`).
+    ///
+    /// # Errors
+    /// I/O and corruption errors; the background error if the DB is poisoned.
+    pub fn compact_range(
+        &self,
+        cf: &ColumnFamilyHandle,
+        begin: Option<&[u8]>,
+        end: Option<&[u8]>,
+    ) -> Result<()> {
+        self.flush(cf, true)?;
+        let cfd = self.inner.cfd(cf)?;
+        self.inner
+            .compact_range(&cfd, begin, end)
+            .map_err(|e| self.inner.poison(e))
+    }
+
+    /// Flushes every column family.
+    pub fn flush_all(&self, wait: bool) -> Result<()> {
+        let handles: Vec<ColumnFamilyHandle> = self
+            .inner
+            .cfs
+            .read()
+            .iter()
+            .map(|c| ColumnFamilyHandle { cfd: c.clone() })
+            .collect();
+        for h in &handles {
+            self.flush(h, false)?;
+        }
+        if wait {
+            self.inner.background.wait_for_flushes();
+            if let Some(err) = self.inner.bg_error.lock().clone() {
+                return Err(err);
+            }
+        }
+        Ok(())
+    }
+
     /// Hands buffered WAL bytes to the OS (`manual_wal_flush`), then syncs when asked.
     pub fn flush_wal(&self, sync: bool) -> Result<()> {
         self.inner.flush_wal(sync)
@@ -391,9 +478,20 @@ impl Db {
     /// lock. Handles that outlive it can still read what they saw; writes fail. Idempotent.
     pub fn close(&self) -> Result<()> {
         let inner = &self.inner;
+        if inner.closed.load(Ordering::Acquire) {
+            return Ok(());
+        }
+        // Writes that skipped the WAL survive only in tables: flush them first.
+        if !inner.read_only
+            && inner.unlogged_writes.load(Ordering::Acquire)
+            && inner.bg_error.lock().is_none()
+        {
+            let _ = self.flush_all(true);
+        }
         if inner.closed.swap(true, Ordering::AcqRel) {
             return Ok(());
         }
+        inner.background.shutdown();
         // Wait out an in-flight group: the leader holds `wal` while it appends.
         let res = {
             let mut wal = inner.write.wal.lock();
@@ -408,6 +506,20 @@ impl Db {
         res
     }
 
+    /// Test hook: stops the DB as a process kill would, at this point: background work is
+    /// stopped after its current step, the lock is released, and the WAL is dropped without
+    /// pushing out what a `manual_wal_flush` buffer holds. Files keep what reached the OS.
+    #[doc(hidden)]
+    pub fn simulate_crash(&self) {
+        let inner = &self.inner;
+        if inner.closed.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        inner.background.shutdown();
+        *inner.write.wal.lock() = None;
+        inner.lock.lock().take();
+    }
+
     /// Test hook: true when this handle and `other` share one open DB.
     #[doc(hidden)]
     pub fn same_db(&self, other: &Db) -> bool {
@@ -417,6 +529,7 @@ impl Db {
 
 impl Drop for DbInner {
     fn drop(&mut self) {
+        self.background.stop_without_join();
         if let Some(log) = self.write.wal.get_mut().as_mut() {
             let _ = log.flush();
         }

@@ -8,6 +8,7 @@ pub mod file;
 
 use std::sync::Arc;
 
+use crate::compaction::filter::{CompactionFilter, CompactionFilterFactory};
 use crate::key::{BytewiseComparator, Comparator, SequenceNumber};
 use crate::merge::MergeOperator;
 
@@ -102,6 +103,10 @@ impl Default for DbOptions {
 pub struct ColumnFamilyOptions {
     pub comparator: Arc<dyn Comparator>,
     pub merge_operator: Option<Arc<dyn MergeOperator>>,
+    pub compaction_filter: Option<Arc<dyn CompactionFilter>>,
+    pub compaction_filter_factory: Option<Arc<dyn CompactionFilterFactory>>,
+    /// Bloom filter bits per key for new tables; None writes no filter.
+    pub bloom_bits_per_key: Option<f64>,
     pub write_buffer_size: usize,
     pub max_write_buffer_number: i32,
     pub min_write_buffer_number_to_merge: i32,
@@ -135,6 +140,9 @@ impl Default for ColumnFamilyOptions {
         ColumnFamilyOptions {
             comparator: Arc::new(BytewiseComparator),
             merge_operator: None,
+            compaction_filter: None,
+            compaction_filter_factory: None,
+            bloom_bits_per_key: None,
             write_buffer_size: 64 << 20,
             max_write_buffer_number: 2,
             min_write_buffer_number_to_merge: 1,

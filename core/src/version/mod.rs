@@ -8,5 +8,6 @@
 
 pub mod edit;
 pub mod set;
+pub mod version;
 
 pub use edit::{BlobFileAddition, BlobFileGarbage, FileMetaData, VersionEdit};
