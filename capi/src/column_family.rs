@@ -70,13 +70,11 @@ pub unsafe extern "C" fn rocksdb_create_column_family(
 ) -> *mut rocksdb_column_family_handle_t {
     ffi::guarded(errptr, "rocksdb_create_column_family", || {
         // SAFETY: per this function's contract; NULLs are checked.
-        let (db, opts, name) = unsafe {
-            (
-                db::borrow_db(db)?,
-                ffi::borrow(column_family_options, "column_family_options")?,
-                ffi::cstr(column_family_name, "column_family_name")?,
-            )
-        };
+        let db = unsafe { db::borrow_db(db)? };
+        // SAFETY: per this function's contract; NULLs are checked.
+        let opts = unsafe { ffi::borrow(column_family_options, "column_family_options")? };
+        // SAFETY: per this function's contract; NULLs are checked.
+        let name = unsafe { ffi::cstr(column_family_name, "column_family_name")? };
         Ok(new_handle(db.create_column_family(opts.cf.clone(), name)?))
     })
 }
@@ -103,16 +101,16 @@ pub unsafe extern "C" fn rocksdb_create_column_families(
     let mut created: Vec<*mut rocksdb_column_family_handle_t> = Vec::new();
     let _: () = ffi::guarded(errptr, "rocksdb_create_column_families", || {
         // SAFETY: per this function's contract; NULLs are checked.
-        let (db, opts, names) = unsafe {
-            (
-                db::borrow_db(db)?,
-                ffi::borrow(column_family_options, "column_family_options")?,
-                db::array(
-                    column_family_names,
-                    db::count(num_column_families)?,
-                    "column_family_names",
-                )?,
-            )
+        let db = unsafe { db::borrow_db(db)? };
+        // SAFETY: per this function's contract; NULLs are checked.
+        let opts = unsafe { ffi::borrow(column_family_options, "column_family_options")? };
+        // SAFETY: per this function's contract; NULLs are checked.
+        let names = unsafe {
+            db::array(
+                column_family_names,
+                db::count(num_column_families)?,
+                "column_family_names",
+            )?
         };
         for &name in names {
             // SAFETY: each entry is a C string per this function's contract.
@@ -157,7 +155,9 @@ pub unsafe extern "C" fn rocksdb_drop_column_family(
 ) {
     ffi::guarded(errptr, "rocksdb_drop_column_family", || {
         // SAFETY: per this function's contract; NULLs are checked.
-        let (db, cf) = unsafe { (db::borrow_db(db)?, borrow_cf(handle)?) };
+        let db = unsafe { db::borrow_db(db)? };
+        // SAFETY: per this function's contract; NULLs are checked.
+        let cf = unsafe { borrow_cf(handle)? };
         db.drop_column_family(cf)
     })
 }

@@ -84,6 +84,19 @@ pub(crate) fn count(n: c_int) -> Result<usize, Error> {
     usize::try_from(n).map_err(|_| Error::invalid_argument(format!("negative count {n}")))
 }
 
+/// Stores `value` in `arr[i]`; returns false (storing nothing) when `arr` is NULL.
+///
+/// # Safety
+/// `arr` must be NULL or hold more than `i` writable entries.
+unsafe fn put_at<T>(arr: *mut T, i: usize, value: T) -> bool {
+    if arr.is_null() {
+        return false;
+    }
+    // SAFETY: forwarded contract; `arr` is non-NULL so `arr + i` is inside the array.
+    unsafe { ffi::write_out(arr.wrapping_add(i), value) };
+    true
+}
+
 /// Reads `n` `(ptr, len)` byte strings from two parallel C arrays.
 ///
 /// # Safety
@@ -96,7 +109,9 @@ pub(crate) unsafe fn byte_strings<'a>(
     param: &str,
 ) -> Result<Vec<&'a [u8]>, Error> {
     // SAFETY: forwarded contract.
-    let (ptrs, lens) = unsafe { (array(ptrs, n, param)?, array(lens, n, param)?) };
+    let ptrs = unsafe { array(ptrs, n, param)? };
+    // SAFETY: forwarded contract.
+    let lens = unsafe { array(lens, n, param)? };
     ptrs.iter()
         .zip(lens)
         // SAFETY: forwarded contract.
@@ -128,27 +143,23 @@ unsafe fn open_impl(
     read_only: Option<bool>,
 ) -> Result<*mut rocksdb_t, Error> {
     // SAFETY: forwarded contract; NULLs are checked.
-    let (opts, path) = unsafe { (ffi::borrow(options, "options")?, ffi::cstr(name, "name")?) };
+    let opts = unsafe { ffi::borrow(options, "options")? };
+    // SAFETY: forwarded contract; NULLs are checked.
+    let path = unsafe { ffi::cstr(name, "name")? };
     let families: Vec<(String, ColumnFamilyOptions)> = match cfs {
         None => vec![("default".to_string(), opts.cf.clone())],
         Some((n, names, cf_opts)) => {
             let n = count(n)?;
             // SAFETY: forwarded contract: both arrays hold `n` entries.
-            let (names, cf_opts) = unsafe {
-                (
-                    array(names, n, "column_family_names")?,
-                    array(cf_opts, n, "column_family_options")?,
-                )
-            };
+            let names = unsafe { array(names, n, "column_family_names")? };
+            // SAFETY: forwarded contract: both arrays hold `n` entries.
+            let cf_opts = unsafe { array(cf_opts, n, "column_family_options")? };
             let mut v = Vec::with_capacity(n);
             for (&nm, &o) in names.iter().zip(cf_opts) {
                 // SAFETY: forwarded contract: C strings and live options handles.
-                let (nm, o) = unsafe {
-                    (
-                        ffi::cstr(nm, "column_family_names")?,
-                        cf_options(o, "column_family_options")?,
-                    )
-                };
+                let nm = unsafe { ffi::cstr(nm, "column_family_names")? };
+                // SAFETY: forwarded contract: C strings and live options handles.
+                let o = unsafe { cf_options(o, "column_family_options")? };
                 v.push((nm.to_string(), o));
             }
             v
@@ -351,7 +362,9 @@ unsafe fn write_one(
     op: Op<'_>,
 ) -> Result<(), Error> {
     // SAFETY: forwarded contract; NULLs are checked.
-    let (db, wo) = unsafe { (borrow_db(db)?, &ffi::borrow(options, "options")?.wo) };
+    let db = unsafe { borrow_db(db)? };
+    // SAFETY: forwarded contract; NULLs are checked.
+    let wo = unsafe { &ffi::borrow(options, "options")?.wo };
     let default;
     let cf: &ColumnFamilyHandle = match cf {
         // SAFETY: forwarded contract.
@@ -393,10 +406,11 @@ pub unsafe extern "C" fn rocksdb_put(
 ) {
     ffi::guarded(errptr, "rocksdb_put", || {
         // SAFETY: per this function's contract.
-        unsafe {
-            let op = Op::Put(ffi::bytes(key, keylen)?, ffi::bytes(val, vallen)?);
-            write_one(db, options, None, op)
-        }
+        let k = unsafe { ffi::bytes(key, keylen)? };
+        // SAFETY: per this function's contract.
+        let v = unsafe { ffi::bytes(val, vallen)? };
+        // SAFETY: per this function's contract.
+        unsafe { write_one(db, options, None, Op::Put(k, v)) }
     })
 }
 
@@ -417,10 +431,11 @@ pub unsafe extern "C" fn rocksdb_put_cf(
 ) {
     ffi::guarded(errptr, "rocksdb_put_cf", || {
         // SAFETY: per this function's contract.
-        unsafe {
-            let op = Op::Put(ffi::bytes(key, keylen)?, ffi::bytes(val, vallen)?);
-            write_one(db, options, Some(column_family), op)
-        }
+        let k = unsafe { ffi::bytes(key, keylen)? };
+        // SAFETY: per this function's contract.
+        let v = unsafe { ffi::bytes(val, vallen)? };
+        // SAFETY: per this function's contract.
+        unsafe { write_one(db, options, Some(column_family), Op::Put(k, v)) }
     })
 }
 
@@ -438,7 +453,9 @@ pub unsafe extern "C" fn rocksdb_delete(
 ) {
     ffi::guarded(errptr, "rocksdb_delete", || {
         // SAFETY: per this function's contract.
-        unsafe { write_one(db, options, None, Op::Delete(ffi::bytes(key, keylen)?)) }
+        let k = unsafe { ffi::bytes(key, keylen)? };
+        // SAFETY: per this function's contract.
+        unsafe { write_one(db, options, None, Op::Delete(k)) }
     })
 }
 
@@ -457,10 +474,9 @@ pub unsafe extern "C" fn rocksdb_delete_cf(
 ) {
     ffi::guarded(errptr, "rocksdb_delete_cf", || {
         // SAFETY: per this function's contract.
-        unsafe {
-            let op = Op::Delete(ffi::bytes(key, keylen)?);
-            write_one(db, options, Some(column_family), op)
-        }
+        let k = unsafe { ffi::bytes(key, keylen)? };
+        // SAFETY: per this function's contract.
+        unsafe { write_one(db, options, Some(column_family), Op::Delete(k)) }
     })
 }
 
@@ -481,12 +497,17 @@ pub unsafe extern "C" fn rocksdb_delete_range_cf(
 ) {
     ffi::guarded(errptr, "rocksdb_delete_range_cf", || {
         // SAFETY: per this function's contract.
+        let begin = unsafe { ffi::bytes(start_key, start_key_len)? };
+        // SAFETY: per this function's contract.
+        let end = unsafe { ffi::bytes(end_key, end_key_len)? };
+        // SAFETY: per this function's contract.
         unsafe {
-            let op = Op::DeleteRange(
-                ffi::bytes(start_key, start_key_len)?,
-                ffi::bytes(end_key, end_key_len)?,
-            );
-            write_one(db, options, Some(column_family), op)
+            write_one(
+                db,
+                options,
+                Some(column_family),
+                Op::DeleteRange(begin, end),
+            )
         }
     })
 }
@@ -508,10 +529,11 @@ pub unsafe extern "C" fn rocksdb_merge(
 ) {
     ffi::guarded(errptr, "rocksdb_merge", || {
         // SAFETY: per this function's contract.
-        unsafe {
-            let op = Op::Merge(ffi::bytes(key, keylen)?, ffi::bytes(val, vallen)?);
-            write_one(db, options, None, op)
-        }
+        let k = unsafe { ffi::bytes(key, keylen)? };
+        // SAFETY: per this function's contract.
+        let v = unsafe { ffi::bytes(val, vallen)? };
+        // SAFETY: per this function's contract.
+        unsafe { write_one(db, options, None, Op::Merge(k, v)) }
     })
 }
 
@@ -532,10 +554,11 @@ pub unsafe extern "C" fn rocksdb_merge_cf(
 ) {
     ffi::guarded(errptr, "rocksdb_merge_cf", || {
         // SAFETY: per this function's contract.
-        unsafe {
-            let op = Op::Merge(ffi::bytes(key, keylen)?, ffi::bytes(val, vallen)?);
-            write_one(db, options, Some(column_family), op)
-        }
+        let k = unsafe { ffi::bytes(key, keylen)? };
+        // SAFETY: per this function's contract.
+        let v = unsafe { ffi::bytes(val, vallen)? };
+        // SAFETY: per this function's contract.
+        unsafe { write_one(db, options, Some(column_family), Op::Merge(k, v)) }
     })
 }
 
@@ -552,13 +575,11 @@ pub unsafe extern "C" fn rocksdb_write(
 ) {
     ffi::guarded(errptr, "rocksdb_write", || {
         // SAFETY: per this function's contract; NULLs are checked.
-        let (db, wo, batch) = unsafe {
-            (
-                borrow_db(db)?,
-                &ffi::borrow(options, "options")?.wo,
-                &ffi::borrow(batch, "batch")?.batch,
-            )
-        };
+        let db = unsafe { borrow_db(db)? };
+        // SAFETY: per this function's contract; NULLs are checked.
+        let wo = unsafe { &ffi::borrow(options, "options")?.wo };
+        // SAFETY: per this function's contract; NULLs are checked.
+        let batch = unsafe { &ffi::borrow(batch, "batch")?.batch };
         db.write(wo, batch)
     })
 }
@@ -575,13 +596,11 @@ unsafe fn read_one(
     keylen: usize,
 ) -> Result<Option<Vec<u8>>, Error> {
     // SAFETY: forwarded contract; NULLs are checked.
-    let (db, ro, key) = unsafe {
-        (
-            borrow_db(db)?,
-            &ffi::borrow(options, "options")?.ro,
-            ffi::bytes(key, keylen)?,
-        )
-    };
+    let db = unsafe { borrow_db(db)? };
+    // SAFETY: forwarded contract; NULLs are checked.
+    let ro = unsafe { &ffi::borrow(options, "options")?.ro };
+    // SAFETY: forwarded contract; NULLs are checked.
+    let key = unsafe { ffi::bytes(key, keylen)? };
     match cf {
         // SAFETY: forwarded contract.
         Some(cf) => db.get(ro, unsafe { borrow_cf(cf)? }, key),
@@ -593,6 +612,10 @@ unsafe fn read_one(
 ///
 /// # Safety
 /// As `rocksdb_get_cf`.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "mirrors the C prototype it serves"
+)]
 unsafe fn get_impl(
     name: &'static str,
     db: *mut rocksdb_t,
@@ -681,6 +704,10 @@ pub unsafe extern "C" fn rocksdb_get_cf(
 ///
 /// # Safety
 /// As `rocksdb_multi_get_cf`.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "mirrors the C prototype it serves"
+)]
 unsafe fn multi_get_impl(
     db: *mut rocksdb_t,
     options: *const rocksdb_readoptions_t,
@@ -694,22 +721,22 @@ unsafe fn multi_get_impl(
 ) {
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         // SAFETY: forwarded contract; NULLs are checked.
-        let (db, ro, keys) = unsafe {
-            (
-                borrow_db(db)?,
-                &ffi::borrow(options, "options")?.ro,
-                byte_strings(num_keys, keys_list, keys_list_sizes, "keys_list")?,
-            )
-        };
+        let db = unsafe { borrow_db(db)? };
+        // SAFETY: forwarded contract; NULLs are checked.
+        let ro = unsafe { &ffi::borrow(options, "options")?.ro };
+        // SAFETY: forwarded contract; NULLs are checked.
+        let keys = unsafe { byte_strings(num_keys, keys_list, keys_list_sizes, "keys_list")? };
         let default;
         let handles: Vec<&ColumnFamilyHandle> = match cfs {
             Some(cfs) => {
                 // SAFETY: forwarded contract: `num_keys` handles.
                 let cfs = unsafe { array(cfs, num_keys, "column_families")? };
-                // SAFETY: forwarded contract: each a live handle (NULL is checked).
-                cfs.iter()
-                    .map(|&c| unsafe { borrow_cf(c) })
-                    .collect::<Result<_, _>>()?
+                let mut v = Vec::with_capacity(num_keys);
+                for &c in cfs {
+                    // SAFETY: forwarded contract: each a live handle (NULL is checked).
+                    v.push(unsafe { borrow_cf(c)? });
+                }
+                v
             }
             None => {
                 default = db.default_cf();
@@ -740,22 +767,18 @@ unsafe fn multi_get_impl(
                     Ok(None) => (ptr::null_mut(), 0, ptr::null_mut()),
                     Err(e) => (ptr::null_mut(), 0, alloc::malloc_cstring(e.to_string())),
                 };
-                // SAFETY: each array holds `num_keys` writable entries and `i < num_keys`;
-                // NULL arrays are skipped by `write_out`.
-                unsafe {
-                    if !values_list.is_null() {
-                        ffi::write_out(values_list.wrapping_add(i), value);
-                    } else {
-                        alloc::rocksdb_free(value.cast());
-                    }
-                    if !values_list_sizes.is_null() {
-                        ffi::write_out(values_list_sizes.wrapping_add(i), size);
-                    }
-                    if !errs.is_null() {
-                        ffi::write_out(errs.wrapping_add(i), err);
-                    } else {
-                        alloc::rocksdb_free(err.cast());
-                    }
+                // SAFETY: each array is NULL or holds `num_keys` writable entries, and
+                // `i < num_keys` (the same for the next two).
+                if !unsafe { put_at(values_list, i, value) } {
+                    // SAFETY: `value` is NULL or malloc()ed just above and handed to no one.
+                    unsafe { alloc::rocksdb_free(value.cast()) };
+                }
+                // SAFETY: see above.
+                unsafe { put_at(values_list_sizes, i, size) };
+                // SAFETY: see above.
+                if !unsafe { put_at(errs, i, err) } {
+                    // SAFETY: `err` is NULL or malloc()ed just above and handed to no one.
+                    unsafe { alloc::rocksdb_free(err.cast()) };
                 }
             }
         }
@@ -833,25 +856,23 @@ pub unsafe extern "C" fn rocksdb_multi_get_cf(
 ///
 /// # Safety
 /// As `rocksdb_batched_multi_get_cf`, with `keys` already read.
-unsafe fn batched_impl<'k>(
+unsafe fn batched_impl(
     db: *mut rocksdb_t,
     options: *const rocksdb_readoptions_t,
     column_family: *mut rocksdb_column_family_handle_t,
     num_keys: usize,
-    keys: impl FnOnce() -> Result<Vec<&'k [u8]>, Error>,
+    keys: Result<Vec<&[u8]>, Error>,
     values: *mut *mut rocksdb_pinnableslice_t,
     errs: *mut *mut c_char,
 ) {
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         // SAFETY: forwarded contract; NULLs are checked.
-        let (db, ro, cf) = unsafe {
-            (
-                borrow_db(db)?,
-                &ffi::borrow(options, "options")?.ro,
-                borrow_cf(column_family)?,
-            )
-        };
-        let keys = keys()?;
+        let db = unsafe { borrow_db(db)? };
+        // SAFETY: forwarded contract; NULLs are checked.
+        let ro = unsafe { &ffi::borrow(options, "options")?.ro };
+        // SAFETY: forwarded contract; NULLs are checked.
+        let cf = unsafe { borrow_cf(column_family)? };
+        let keys = keys?;
         let pairs: Vec<(&ColumnFamilyHandle, &[u8])> = keys.into_iter().map(|k| (cf, k)).collect();
         Ok::<_, Error>(db.multi_get(ro, &pairs))
     }))
@@ -874,18 +895,16 @@ unsafe fn batched_impl<'k>(
                     Ok(None) => (ptr::null_mut(), ptr::null_mut()),
                     Err(e) => (ptr::null_mut(), alloc::malloc_cstring(e.to_string())),
                 };
-                // SAFETY: each array holds `num_keys` writable entries and `i < num_keys`.
-                unsafe {
-                    if values.is_null() {
-                        drop(ffi::from_handle(value));
-                    } else {
-                        ffi::write_out(values.wrapping_add(i), value);
-                    }
-                    if errs.is_null() {
-                        alloc::rocksdb_free(err.cast());
-                    } else {
-                        ffi::write_out(errs.wrapping_add(i), err);
-                    }
+                // SAFETY: each array is NULL or holds `num_keys` writable entries, and
+                // `i < num_keys` (the same for the next one).
+                if !unsafe { put_at(values, i, value) } {
+                    // SAFETY: `value` is NULL or made just above and handed to no one.
+                    drop(unsafe { ffi::from_handle(value) });
+                }
+                // SAFETY: see above.
+                if !unsafe { put_at(errs, i, err) } {
+                    // SAFETY: `err` is NULL or malloc()ed just above and handed to no one.
+                    unsafe { alloc::rocksdb_free(err.cast()) };
                 }
             }
         }
@@ -913,18 +932,10 @@ pub unsafe extern "C" fn rocksdb_batched_multi_get_cf(
     sorted_input: bool,
 ) {
     let _ = sorted_input;
-    // SAFETY: forwarded contract; the keys are read inside the call.
-    unsafe {
-        batched_impl(
-            db,
-            options,
-            column_family,
-            num_keys,
-            || byte_strings(num_keys, keys_list, keys_list_sizes, "keys_list"),
-            values,
-            errs,
-        )
-    }
+    // SAFETY: per this function's contract.
+    let keys = unsafe { byte_strings(num_keys, keys_list, keys_list_sizes, "keys_list") };
+    // SAFETY: forwarded contract.
+    unsafe { batched_impl(db, options, column_family, num_keys, keys, values, errs) }
 }
 
 /// `rocksdb_batched_multi_get_cf` with the keys as an array of `rocksdb_slice_t`.
@@ -943,15 +954,15 @@ pub unsafe extern "C" fn rocksdb_batched_multi_get_cf_slice(
     sorted_input: bool,
 ) {
     let _ = sorted_input;
-    let keys = || {
-        // SAFETY: forwarded contract: `num_keys` slices, each addressing readable bytes.
-        let slices = unsafe { array(keys_list, num_keys, "keys_list")? };
-        slices
-            .iter()
-            // SAFETY: as above.
-            .map(|s| unsafe { ffi::bytes(s.data, s.size) })
-            .collect()
-    };
+    // SAFETY: per this function's contract: `num_keys` slices.
+    let keys = unsafe { array(keys_list, num_keys, "keys_list") }.and_then(|slices| {
+        let mut keys = Vec::with_capacity(slices.len());
+        for sl in slices {
+            // SAFETY: per this function's contract: each slice addresses readable bytes.
+            keys.push(unsafe { ffi::bytes(sl.data, sl.size)? });
+        }
+        Ok(keys)
+    });
     // SAFETY: forwarded contract, as in `rocksdb_batched_multi_get_cf`.
     unsafe { batched_impl(db, options, column_family, num_keys, keys, values, errs) }
 }
@@ -1141,6 +1152,10 @@ pub unsafe extern "C" fn rocksdb_pinnable_handle_destroy(handle: *mut rocksdb_pi
 ///
 /// # Safety
 /// As `rocksdb_get_into_buffer_cf`.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "mirrors the C prototype it serves"
+)]
 unsafe fn get_into_buffer_impl(
     name: &'static str,
     db: *mut rocksdb_t,
@@ -1154,21 +1169,19 @@ unsafe fn get_into_buffer_impl(
     found: *mut c_uchar,
     errptr: *mut *mut c_char,
 ) -> c_uchar {
-    // SAFETY: `vallen` and `found` are NULL or writable per the caller's contract.
-    unsafe {
-        ffi::write_out(vallen, 0);
-        ffi::write_out(found, 0);
-    }
+    // SAFETY: `vallen` is NULL or writable per the caller's contract.
+    unsafe { ffi::write_out(vallen, 0) };
+    // SAFETY: `found` is NULL or writable per the caller's contract.
+    unsafe { ffi::write_out(found, 0) };
     ffi::guarded(errptr, name, || {
         // SAFETY: forwarded contract.
         let Some(value) = (unsafe { read_one(db, options, cf, key, keylen)? }) else {
             return Ok(0);
         };
         // SAFETY: as above.
-        unsafe {
-            ffi::write_out(found, 1);
-            ffi::write_out(vallen, value.len());
-        }
+        unsafe { ffi::write_out(found, 1) };
+        // SAFETY: as above.
+        unsafe { ffi::write_out(vallen, value.len()) };
         if buffer_size < value.len() {
             return Ok(0);
         }
@@ -1261,6 +1274,10 @@ pub unsafe extern "C" fn rocksdb_get_into_buffer_cf(
 ///
 /// # Safety
 /// As `rocksdb_key_may_exist_cf`.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "mirrors the C prototype it serves"
+)]
 unsafe fn key_may_exist_impl(
     db: *mut rocksdb_t,
     options: *const rocksdb_readoptions_t,
@@ -1275,16 +1292,14 @@ unsafe fn key_may_exist_impl(
         // SAFETY: forwarded contract.
         let v = unsafe { read_one(db, options, cf, key, key_len)? };
         if !value_found.is_null() {
-            // SAFETY: `value_found` is writable; `value` and `val_len` are NULL or writable.
-            unsafe {
-                ffi::write_out(value_found, ffi::to_c_bool(v.is_some()));
-                if let Some(v) = &v {
-                    ffi::write_out(val_len, v.len());
-                    if value.is_null() {
-                        // nothing to hand out
-                    } else {
-                        ffi::write_out(value, alloc::malloc_copy(v));
-                    }
+            // SAFETY: `value_found` is writable per the caller's contract.
+            unsafe { ffi::write_out(value_found, ffi::to_c_bool(v.is_some())) };
+            if let Some(v) = &v {
+                // SAFETY: `val_len` is NULL or writable per the caller's contract.
+                unsafe { ffi::write_out(val_len, v.len()) };
+                if !value.is_null() {
+                    // SAFETY: `value` is writable per the caller's contract.
+                    unsafe { ffi::write_out(value, alloc::malloc_copy(v)) };
                 }
             }
         }
@@ -1360,7 +1375,9 @@ unsafe fn property(
     propname: *const c_char,
 ) -> Result<Option<String>, Error> {
     // SAFETY: forwarded contract; NULLs are checked.
-    let (db, name) = unsafe { (borrow_db(db)?, ffi::cstr(propname, "propname")?) };
+    let db = unsafe { borrow_db(db)? };
+    // SAFETY: forwarded contract; NULLs are checked.
+    let name = unsafe { ffi::cstr(propname, "propname")? };
     Ok(match cf {
         // SAFETY: forwarded contract.
         Some(cf) => db.property(unsafe { borrow_cf(cf)? }, name),

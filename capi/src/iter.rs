@@ -90,7 +90,9 @@ pub unsafe extern "C" fn rocksdb_create_iterator(
 ) -> *mut rocksdb_iterator_t {
     ffi::guarded_no_err("rocksdb_create_iterator", || {
         // SAFETY: per this function's contract; NULLs are checked.
-        let (db, ro) = unsafe { (db::borrow_db(db)?, &ffi::borrow(options, "options")?.ro) };
+        let db = unsafe { db::borrow_db(db)? };
+        // SAFETY: per this function's contract; NULLs are checked.
+        let ro = unsafe { &ffi::borrow(options, "options")?.ro };
         Ok(ffi::into_handle(rocksdb_iterator_t::new(
             db,
             ro,
@@ -112,13 +114,11 @@ pub unsafe extern "C" fn rocksdb_create_iterator_cf(
 ) -> *mut rocksdb_iterator_t {
     ffi::guarded_no_err("rocksdb_create_iterator_cf", || {
         // SAFETY: per this function's contract; NULLs are checked.
-        let (db, ro, cf) = unsafe {
-            (
-                db::borrow_db(db)?,
-                &ffi::borrow(options, "options")?.ro,
-                borrow_cf(column_family)?,
-            )
-        };
+        let db = unsafe { db::borrow_db(db)? };
+        // SAFETY: per this function's contract; NULLs are checked.
+        let ro = unsafe { &ffi::borrow(options, "options")?.ro };
+        // SAFETY: per this function's contract; NULLs are checked.
+        let cf = unsafe { borrow_cf(column_family)? };
         Ok(ffi::into_handle(rocksdb_iterator_t::new(db, ro, cf, None)?))
     })
 }
@@ -140,13 +140,11 @@ pub unsafe extern "C" fn rocksdb_create_iterators(
 ) {
     ffi::guarded(errptr, "rocksdb_create_iterators", || {
         // SAFETY: per this function's contract; NULLs are checked.
-        let (db, ro, cfs) = unsafe {
-            (
-                db::borrow_db(db)?,
-                &ffi::borrow(opts, "options")?.ro,
-                db::array(column_families, size, "column_families")?,
-            )
-        };
+        let db = unsafe { db::borrow_db(db)? };
+        // SAFETY: per this function's contract; NULLs are checked.
+        let ro = unsafe { &ffi::borrow(opts, "options")?.ro };
+        // SAFETY: per this function's contract; NULLs are checked.
+        let cfs = unsafe { db::array(column_families, size, "column_families")? };
         if size > 0 && iterators.is_null() {
             return Err(Error::invalid_argument("iterators is NULL"));
         }
@@ -225,7 +223,9 @@ pub unsafe extern "C" fn rocksdb_iter_seek(
 ) {
     ffi::guarded_no_err("rocksdb_iter_seek", || {
         // SAFETY: per this function's contract; NULLs are checked.
-        let (it, k) = unsafe { (ffi::borrow_mut(iter, "iter")?, ffi::bytes(k, klen)?) };
+        let it = unsafe { ffi::borrow_mut(iter, "iter")? };
+        // SAFETY: per this function's contract; NULLs are checked.
+        let k = unsafe { ffi::bytes(k, klen)? };
         it.iter.seek(k);
         Ok(())
     })
@@ -243,7 +243,9 @@ pub unsafe extern "C" fn rocksdb_iter_seek_for_prev(
 ) {
     ffi::guarded_no_err("rocksdb_iter_seek_for_prev", || {
         // SAFETY: per this function's contract; NULLs are checked.
-        let (it, k) = unsafe { (ffi::borrow_mut(iter, "iter")?, ffi::bytes(k, klen)?) };
+        let it = unsafe { ffi::borrow_mut(iter, "iter")? };
+        // SAFETY: per this function's contract; NULLs are checked.
+        let k = unsafe { ffi::bytes(k, klen)? };
         it.iter.seek_for_prev(k);
         Ok(())
     })
@@ -296,13 +298,16 @@ unsafe fn current<'a>(
 }
 
 /// Hands a borrowed entry to C as `(pointer, length)`; NULL and 0 when absent.
-fn out_ptr(bytes: Option<&[u8]>, len: *mut usize) -> *const c_char {
+///
+/// # Safety
+/// `len` must be NULL or writable.
+unsafe fn out_ptr(bytes: Option<&[u8]>, len: *mut usize) -> *const c_char {
     let (p, n) = match bytes {
-        Some(b) if b.is_empty() => (c"".as_ptr(), 0),
+        Some([]) => (c"".as_ptr(), 0),
         Some(b) => (b.as_ptr().cast::<c_char>(), b.len()),
         None => (ptr::null(), 0),
     };
-    // SAFETY: `len` is NULL or writable per the calling C function's contract.
+    // SAFETY: forwarded contract.
     unsafe { ffi::write_out(len, n) };
     p
 }
@@ -319,7 +324,9 @@ pub unsafe extern "C" fn rocksdb_iter_key(
 ) -> *const c_char {
     ffi::guarded_no_err("rocksdb_iter_key", || {
         // SAFETY: per this function's contract.
-        Ok(out_ptr(unsafe { current(iter, DbIterator::key) }, klen))
+        let entry = unsafe { current(iter, DbIterator::key) };
+        // SAFETY: per this function's contract.
+        Ok(unsafe { out_ptr(entry, klen) })
     })
 }
 
@@ -334,7 +341,9 @@ pub unsafe extern "C" fn rocksdb_iter_value(
 ) -> *const c_char {
     ffi::guarded_no_err("rocksdb_iter_value", || {
         // SAFETY: per this function's contract.
-        Ok(out_ptr(unsafe { current(iter, DbIterator::value) }, vlen))
+        let entry = unsafe { current(iter, DbIterator::value) };
+        // SAFETY: per this function's contract.
+        Ok(unsafe { out_ptr(entry, vlen) })
     })
 }
 
@@ -351,14 +360,16 @@ pub unsafe extern "C" fn rocksdb_iter_timestamp(
     ffi::guarded_no_err("rocksdb_iter_timestamp", || {
         // SAFETY: per this function's contract.
         let empty = unsafe { current(iter, |_| &[]) };
-        Ok(out_ptr(empty, tslen))
+        // SAFETY: per this function's contract.
+        Ok(unsafe { out_ptr(empty, tslen) })
     })
 }
 
 /// A borrowed entry as a `rocksdb_slice_t` (NULL, 0 when absent).
 fn slice_of(bytes: Option<&[u8]>) -> rocksdb_slice_t {
     let mut size = 0;
-    let data = out_ptr(bytes, &mut size);
+    // SAFETY: `size` is a local.
+    let data = unsafe { out_ptr(bytes, &mut size) };
     rocksdb_slice_t { data, size }
 }
 

@@ -78,6 +78,9 @@ unsafe fn bound(ptr: *const c_char, len: usize) -> Result<Option<Vec<u8>>, engin
 
 /// Creates read options with RocksDB's defaults. Returns a handle owned by the caller;
 /// release it with `rocksdb_readoptions_destroy`. Never NULL.
+///
+/// # Safety
+/// No preconditions.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rocksdb_readoptions_create() -> *mut rocksdb_readoptions_t {
     ffi::guarded_no_err("rocksdb_readoptions_create", || {
@@ -613,6 +616,10 @@ pub unsafe extern "C" fn rocksdb_readoptions_set_iter_start_ts(
 }
 
 #[cfg(test)]
+#[expect(
+    clippy::multiple_unsafe_ops_per_block,
+    reason = "tests drive the C API the way a C caller does: many calls per block, one contract"
+)]
 mod tests {
     use super::*;
     use std::ptr;

@@ -46,31 +46,44 @@ pub struct rocksdb_writebatch_t {
     default_cf_ts_sz: usize,
 }
 
-/// Applies `f` to the batch behind `b`, undoing it if the rep outgrows `max_bytes`. Errors
-/// (and NULL handles) are dropped: the C builders have no errptr.
+impl rocksdb_writebatch_t {
+    /// Applies `f`, undoing it if the rep outgrows `max_bytes` (RocksDB's `LocalSavePoint`).
+    fn apply(&mut self, f: impl FnOnce(&mut WriteBatch) -> Result<(), Error>) -> Result<(), Error> {
+        if self.max_bytes == 0 {
+            return f(&mut self.batch);
+        }
+        self.batch.set_save_point();
+        let res = f(&mut self.batch);
+        if self.batch.data().len() > self.max_bytes {
+            self.batch.rollback_to_save_point()?;
+            return Err(Error::invalid_argument("Memory limit reached"));
+        }
+        self.batch.pop_save_point()?;
+        res
+    }
+}
+
+/// Borrows the batch behind `b` (NULL is an error, which the builders drop).
 ///
 /// # Safety
 /// `b` must be NULL or a live batch handle not otherwise borrowed.
-unsafe fn edit(
-    name: &'static str,
+unsafe fn batch_mut<'a>(
     b: *mut rocksdb_writebatch_t,
-    f: impl FnOnce(&mut WriteBatch) -> Result<(), Error>,
-) {
-    ffi::guarded_no_err(name, || {
-        // SAFETY: forwarded contract; NULL is checked.
-        let wb = unsafe { ffi::borrow_mut(b, "batch")? };
-        if wb.max_bytes == 0 {
-            return f(&mut wb.batch);
-        }
-        wb.batch.set_save_point();
-        let res = f(&mut wb.batch);
-        if wb.batch.data().len() > wb.max_bytes {
-            wb.batch.rollback_to_save_point()?;
-            return Err(Error::invalid_argument("Memory limit reached"));
-        }
-        wb.batch.pop_save_point()?;
-        res
-    })
+) -> Result<&'a mut rocksdb_writebatch_t, Error> {
+    // SAFETY: forwarded contract.
+    unsafe { ffi::borrow_mut(b, "batch") }
+}
+
+/// The column family id of an optional C handle: 0 (default) for None.
+///
+/// # Safety
+/// A `Some` handle must be NULL or a live column family handle.
+unsafe fn opt_cf_id(cf: Option<*mut rocksdb_column_family_handle_t>) -> Result<u32, Error> {
+    match cf {
+        // SAFETY: forwarded contract.
+        Some(cf) => unsafe { cf_id(cf) },
+        None => Ok(0),
+    }
 }
 
 /// The column family id behind a C handle (NULL is an error).
@@ -95,6 +108,24 @@ unsafe fn parts<'a>(
     unsafe { db::byte_strings(db::count(n)?, ptrs, lens, "list") }
 }
 
+/// Appends a Put (or a Merge) whose key and value are the concatenations of the parts,
+/// after RocksDB's size checks.
+fn kv_record(
+    w: &mut WriteBatch,
+    cf: u32,
+    k: &[&[u8]],
+    v: &[&[u8]],
+    merge: bool,
+) -> Result<(), Error> {
+    batch::check_sizes(total(k), total(v))?;
+    if merge {
+        w.merge_parts(cf, k, v);
+    } else {
+        w.put_parts(cf, k, v);
+    }
+    Ok(())
+}
+
 /// The total length of some parts.
 fn total(p: &[&[u8]]) -> usize {
     p.iter()
@@ -104,6 +135,9 @@ fn total(p: &[&[u8]]) -> usize {
 
 /// Creates an empty batch. Returns a handle owned by the caller; release it with
 /// `rocksdb_writebatch_destroy`. Never NULL.
+///
+/// # Safety
+/// No preconditions.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rocksdb_writebatch_create() -> *mut rocksdb_writebatch_t {
     ffi::guarded_no_err("rocksdb_writebatch_create", || {
@@ -137,6 +171,9 @@ pub unsafe extern "C" fn rocksdb_writebatch_create_from(
 /// enforced; `reserved_bytes` is a capacity hint; `protection_bytes_per_key` and
 /// `default_cf_ts_sz` are kept but not acted on (no per-key checksums or timestamps yet).
 /// Returns a handle owned by the caller. Never NULL.
+///
+/// # Safety
+/// No preconditions.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rocksdb_writebatch_create_with_params(
     reserved_bytes: usize,
@@ -208,15 +245,15 @@ pub unsafe extern "C" fn rocksdb_writebatch_put(
     val: *const c_char,
     vlen: usize,
 ) {
-    // SAFETY: per this function's contract.
-    unsafe {
-        edit("rocksdb_writebatch_put", b, |wb| {
-            let (k, v) = (ffi::bytes(key, klen)?, ffi::bytes(val, vlen)?);
-            batch::check_sizes(k.len(), v.len())?;
-            wb.put(0, k, v);
-            Ok(())
-        })
-    }
+    ffi::guarded_no_err("rocksdb_writebatch_put", || {
+        // SAFETY: per this function's contract.
+        let wb = unsafe { batch_mut(b)? };
+        // SAFETY: per this function's contract.
+        let k = unsafe { ffi::bytes(key, klen)? };
+        // SAFETY: per this function's contract.
+        let v = unsafe { ffi::bytes(val, vlen)? };
+        wb.apply(|w| kv_record(w, 0, &[k], &[v], false))
+    })
 }
 
 /// Adds a Put for `column_family`.
@@ -232,22 +269,27 @@ pub unsafe extern "C" fn rocksdb_writebatch_put_cf(
     val: *const c_char,
     vlen: usize,
 ) {
-    // SAFETY: per this function's contract.
-    unsafe {
-        edit("rocksdb_writebatch_put_cf", b, |wb| {
-            let cf = cf_id(column_family)?;
-            let (k, v) = (ffi::bytes(key, klen)?, ffi::bytes(val, vlen)?);
-            batch::check_sizes(k.len(), v.len())?;
-            wb.put(cf, k, v);
-            Ok(())
-        })
-    }
+    ffi::guarded_no_err("rocksdb_writebatch_put_cf", || {
+        // SAFETY: per this function's contract.
+        let cf = unsafe { cf_id(column_family)? };
+        // SAFETY: per this function's contract.
+        let wb = unsafe { batch_mut(b)? };
+        // SAFETY: per this function's contract.
+        let k = unsafe { ffi::bytes(key, klen)? };
+        // SAFETY: per this function's contract.
+        let v = unsafe { ffi::bytes(val, vlen)? };
+        wb.apply(|w| kv_record(w, cf, &[k], &[v], false))
+    })
 }
 
 /// Shared body of the `*v` builders that take key and value parts.
 ///
 /// # Safety
 /// As `rocksdb_writebatch_putv_cf`.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "mirrors the C prototype it serves"
+)]
 unsafe fn kv_parts(
     name: &'static str,
     b: *mut rocksdb_writebatch_t,
@@ -260,24 +302,17 @@ unsafe fn kv_parts(
     values_list_sizes: *const usize,
     merge: bool,
 ) {
-    // SAFETY: forwarded contract.
-    unsafe {
-        edit(name, b, |wb| {
-            let cf = match cf {
-                Some(cf) => cf_id(cf)?,
-                None => 0,
-            };
-            let k = parts(num_keys, keys_list, keys_list_sizes)?;
-            let v = parts(num_values, values_list, values_list_sizes)?;
-            batch::check_sizes(total(&k), total(&v))?;
-            if merge {
-                wb.merge_parts(cf, &k, &v);
-            } else {
-                wb.put_parts(cf, &k, &v);
-            }
-            Ok(())
-        })
-    }
+    ffi::guarded_no_err(name, || {
+        // SAFETY: forwarded contract.
+        let cf = unsafe { opt_cf_id(cf)? };
+        // SAFETY: forwarded contract.
+        let wb = unsafe { batch_mut(b)? };
+        // SAFETY: forwarded contract.
+        let k = unsafe { parts(num_keys, keys_list, keys_list_sizes)? };
+        // SAFETY: forwarded contract.
+        let v = unsafe { parts(num_values, values_list, values_list_sizes)? };
+        wb.apply(|w| kv_record(w, cf, &k, &v, merge))
+    })
 }
 
 /// Adds a Put whose key and value are the concatenations of the given parts.
@@ -357,15 +392,15 @@ pub unsafe extern "C" fn rocksdb_writebatch_merge(
     val: *const c_char,
     vlen: usize,
 ) {
-    // SAFETY: per this function's contract.
-    unsafe {
-        edit("rocksdb_writebatch_merge", b, |wb| {
-            let (k, v) = (ffi::bytes(key, klen)?, ffi::bytes(val, vlen)?);
-            batch::check_sizes(k.len(), v.len())?;
-            wb.merge(0, k, v);
-            Ok(())
-        })
-    }
+    ffi::guarded_no_err("rocksdb_writebatch_merge", || {
+        // SAFETY: per this function's contract.
+        let wb = unsafe { batch_mut(b)? };
+        // SAFETY: per this function's contract.
+        let k = unsafe { ffi::bytes(key, klen)? };
+        // SAFETY: per this function's contract.
+        let v = unsafe { ffi::bytes(val, vlen)? };
+        wb.apply(|w| kv_record(w, 0, &[k], &[v], true))
+    })
 }
 
 /// Adds a Merge for `column_family`.
@@ -381,16 +416,17 @@ pub unsafe extern "C" fn rocksdb_writebatch_merge_cf(
     val: *const c_char,
     vlen: usize,
 ) {
-    // SAFETY: per this function's contract.
-    unsafe {
-        edit("rocksdb_writebatch_merge_cf", b, |wb| {
-            let cf = cf_id(column_family)?;
-            let (k, v) = (ffi::bytes(key, klen)?, ffi::bytes(val, vlen)?);
-            batch::check_sizes(k.len(), v.len())?;
-            wb.merge(cf, k, v);
-            Ok(())
-        })
-    }
+    ffi::guarded_no_err("rocksdb_writebatch_merge_cf", || {
+        // SAFETY: per this function's contract.
+        let cf = unsafe { cf_id(column_family)? };
+        // SAFETY: per this function's contract.
+        let wb = unsafe { batch_mut(b)? };
+        // SAFETY: per this function's contract.
+        let k = unsafe { ffi::bytes(key, klen)? };
+        // SAFETY: per this function's contract.
+        let v = unsafe { ffi::bytes(val, vlen)? };
+        wb.apply(|w| kv_record(w, cf, &[k], &[v], true))
+    })
 }
 
 /// Adds a Merge whose key and operand are concatenations of parts.
@@ -475,22 +511,22 @@ unsafe fn delete_one(
     klen: usize,
     kind: Del,
 ) {
-    // SAFETY: forwarded contract.
-    unsafe {
-        edit(name, b, |wb| {
-            let cf = match cf {
-                Some(cf) => cf_id(cf)?,
-                None => 0,
-            };
-            let k = ffi::bytes(key, klen)?;
+    ffi::guarded_no_err(name, || {
+        // SAFETY: forwarded contract.
+        let cf = unsafe { opt_cf_id(cf)? };
+        // SAFETY: forwarded contract.
+        let wb = unsafe { batch_mut(b)? };
+        // SAFETY: forwarded contract.
+        let k = unsafe { ffi::bytes(key, klen)? };
+        wb.apply(|w| {
             batch::check_sizes(k.len(), 0)?;
             match kind {
-                Del::Delete => wb.delete(cf, k),
-                Del::Single => wb.single_delete(cf, k),
+                Del::Delete => w.delete(cf, k),
+                Del::Single => w.single_delete(cf, k),
             }
             Ok(())
         })
-    }
+    })
 }
 
 /// Adds a Delete of `key` for the default column family.
@@ -590,19 +626,19 @@ unsafe fn delete_parts(
     keys_list: *const *const c_char,
     keys_list_sizes: *const usize,
 ) {
-    // SAFETY: forwarded contract.
-    unsafe {
-        edit(name, b, |wb| {
-            let cf = match cf {
-                Some(cf) => cf_id(cf)?,
-                None => 0,
-            };
-            let k = parts(num_keys, keys_list, keys_list_sizes)?;
+    ffi::guarded_no_err(name, || {
+        // SAFETY: forwarded contract.
+        let cf = unsafe { opt_cf_id(cf)? };
+        // SAFETY: forwarded contract.
+        let wb = unsafe { batch_mut(b)? };
+        // SAFETY: forwarded contract.
+        let k = unsafe { parts(num_keys, keys_list, keys_list_sizes)? };
+        wb.apply(|w| {
             batch::check_sizes(total(&k), 0)?;
-            wb.delete_parts(cf, &k);
+            w.delete_parts(cf, &k);
             Ok(())
         })
-    }
+    })
 }
 
 /// Adds a Delete whose key is the concatenation of the given parts.
@@ -662,22 +698,21 @@ unsafe fn delete_range_parts<'k>(
     name: &'static str,
     b: *mut rocksdb_writebatch_t,
     cf: Option<*mut rocksdb_column_family_handle_t>,
-    begin: impl FnOnce() -> Result<Vec<&'k [u8]>, Error>,
-    end: impl FnOnce() -> Result<Vec<&'k [u8]>, Error>,
+    begin: Result<Vec<&'k [u8]>, Error>,
+    end: Result<Vec<&'k [u8]>, Error>,
 ) {
-    // SAFETY: forwarded contract.
-    unsafe {
-        edit(name, b, |wb| {
-            let cf = match cf {
-                Some(cf) => cf_id(cf)?,
-                None => 0,
-            };
-            let (begin, end) = (begin()?, end()?);
+    ffi::guarded_no_err(name, || {
+        // SAFETY: forwarded contract.
+        let cf = unsafe { opt_cf_id(cf)? };
+        // SAFETY: forwarded contract.
+        let wb = unsafe { batch_mut(b)? };
+        let (begin, end) = (begin?, end?);
+        wb.apply(|w| {
             batch::check_sizes(total(&begin), total(&end))?;
-            wb.delete_range_parts(cf, &begin, &end);
+            w.delete_range_parts(cf, &begin, &end);
             Ok(())
         })
-    }
+    })
 }
 
 /// Adds a DeleteRange of `[start_key, end_key)` for the default column family.
@@ -692,16 +727,12 @@ pub unsafe extern "C" fn rocksdb_writebatch_delete_range(
     end_key: *const c_char,
     end_key_len: usize,
 ) {
-    // SAFETY: forwarded contract; the keys outlive this call.
-    unsafe {
-        delete_range_parts(
-            "rocksdb_writebatch_delete_range",
-            b,
-            None,
-            || Ok(vec![ffi::bytes(start_key, start_key_len)?]),
-            || Ok(vec![ffi::bytes(end_key, end_key_len)?]),
-        )
-    }
+    // SAFETY: per this function's contract.
+    let begin = unsafe { ffi::bytes(start_key, start_key_len) }.map(|k| vec![k]);
+    // SAFETY: per this function's contract.
+    let end = unsafe { ffi::bytes(end_key, end_key_len) }.map(|k| vec![k]);
+    // SAFETY: forwarded contract.
+    unsafe { delete_range_parts("rocksdb_writebatch_delete_range", b, None, begin, end) }
 }
 
 /// `rocksdb_writebatch_delete_range` for `column_family`.
@@ -717,14 +748,18 @@ pub unsafe extern "C" fn rocksdb_writebatch_delete_range_cf(
     end_key: *const c_char,
     end_key_len: usize,
 ) {
-    // SAFETY: forwarded contract; the keys outlive this call.
+    // SAFETY: per this function's contract.
+    let begin = unsafe { ffi::bytes(start_key, start_key_len) }.map(|k| vec![k]);
+    // SAFETY: per this function's contract.
+    let end = unsafe { ffi::bytes(end_key, end_key_len) }.map(|k| vec![k]);
+    // SAFETY: forwarded contract.
     unsafe {
         delete_range_parts(
             "rocksdb_writebatch_delete_range_cf",
             b,
             Some(column_family),
-            || Ok(vec![ffi::bytes(start_key, start_key_len)?]),
-            || Ok(vec![ffi::bytes(end_key, end_key_len)?]),
+            begin,
+            end,
         )
     }
 }
@@ -742,16 +777,12 @@ pub unsafe extern "C" fn rocksdb_writebatch_delete_rangev(
     end_keys_list: *const *const c_char,
     end_keys_list_sizes: *const usize,
 ) {
-    // SAFETY: forwarded contract; the parts outlive this call.
-    unsafe {
-        delete_range_parts(
-            "rocksdb_writebatch_delete_rangev",
-            b,
-            None,
-            || parts(num_keys, start_keys_list, start_keys_list_sizes),
-            || parts(num_keys, end_keys_list, end_keys_list_sizes),
-        )
-    }
+    // SAFETY: per this function's contract.
+    let begin = unsafe { parts(num_keys, start_keys_list, start_keys_list_sizes) };
+    // SAFETY: per this function's contract.
+    let end = unsafe { parts(num_keys, end_keys_list, end_keys_list_sizes) };
+    // SAFETY: forwarded contract.
+    unsafe { delete_range_parts("rocksdb_writebatch_delete_rangev", b, None, begin, end) }
 }
 
 /// `rocksdb_writebatch_delete_rangev` for `column_family`.
@@ -768,14 +799,18 @@ pub unsafe extern "C" fn rocksdb_writebatch_delete_rangev_cf(
     end_keys_list: *const *const c_char,
     end_keys_list_sizes: *const usize,
 ) {
-    // SAFETY: forwarded contract; the parts outlive this call.
+    // SAFETY: per this function's contract.
+    let begin = unsafe { parts(num_keys, start_keys_list, start_keys_list_sizes) };
+    // SAFETY: per this function's contract.
+    let end = unsafe { parts(num_keys, end_keys_list, end_keys_list_sizes) };
+    // SAFETY: forwarded contract.
     unsafe {
         delete_range_parts(
             "rocksdb_writebatch_delete_rangev_cf",
             b,
             Some(column_family),
-            || parts(num_keys, start_keys_list, start_keys_list_sizes),
-            || parts(num_keys, end_keys_list, end_keys_list_sizes),
+            begin,
+            end,
         )
     }
 }
@@ -790,15 +825,17 @@ pub unsafe extern "C" fn rocksdb_writebatch_put_log_data(
     blob: *const c_char,
     len: usize,
 ) {
-    // SAFETY: forwarded contract.
-    unsafe {
-        edit("rocksdb_writebatch_put_log_data", b, |wb| {
-            let blob = ffi::bytes(blob, len)?;
+    ffi::guarded_no_err("rocksdb_writebatch_put_log_data", || {
+        // SAFETY: per this function's contract.
+        let wb = unsafe { batch_mut(b)? };
+        // SAFETY: per this function's contract.
+        let blob = unsafe { ffi::bytes(blob, len)? };
+        wb.apply(|w| {
             batch::check_sizes(blob.len(), 0)?;
-            wb.put_log_data(blob);
+            w.put_log_data(blob);
             Ok(())
         })
-    }
+    })
 }
 
 /// The batch's serialized rep (RocksDB's format: 12-byte header, then records), length in

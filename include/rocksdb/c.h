@@ -1165,6 +1165,9 @@ char *rocksdb_get_db_identity(rocksdb_t *db, size_t *id_len);
 /*
  Creates flush options (`wait` on). Returns a handle owned by the caller; release it with
  `rocksdb_flushoptions_destroy`. Never NULL.
+
+ # Safety
+ No preconditions.
  */
 rocksdb_flushoptions_t *rocksdb_flushoptions_create(void);
 
@@ -6916,6 +6919,9 @@ void rocksdb_iter_refresh(const rocksdb_iterator_t *iter, char **errptr);
 /*
  Creates read options with RocksDB's defaults. Returns a handle owned by the caller;
  release it with `rocksdb_readoptions_destroy`. Never NULL.
+
+ # Safety
+ No preconditions.
  */
 rocksdb_readoptions_t *rocksdb_readoptions_create(void);
 
@@ -7262,6 +7268,9 @@ uint64_t rocksdb_snapshot_get_sequence_number(const rocksdb_snapshot_t *snapshot
 /*
  Creates an empty batch. Returns a handle owned by the caller; release it with
  `rocksdb_writebatch_destroy`. Never NULL.
+
+ # Safety
+ No preconditions.
  */
 rocksdb_writebatch_t *rocksdb_writebatch_create(void);
 
@@ -7281,6 +7290,9 @@ rocksdb_writebatch_t *rocksdb_writebatch_create_from(const char *rep, size_t siz
  enforced; `reserved_bytes` is a capacity hint; `protection_bytes_per_key` and
  `default_cf_ts_sz` are kept but not acted on (no per-key checksums or timestamps yet).
  Returns a handle owned by the caller. Never NULL.
+
+ # Safety
+ No preconditions.
  */
 rocksdb_writebatch_t *rocksdb_writebatch_create_with_params(size_t reserved_bytes,
                                                             size_t max_bytes,
@@ -7657,6 +7669,9 @@ void rocksdb_writebatch_iterate_cf_ld(rocksdb_writebatch_t *b,
 /*
  Creates write options with RocksDB's defaults (no sync, WAL on). Returns a handle owned
  by the caller; release it with `rocksdb_writeoptions_destroy`. Never NULL.
+
+ # Safety
+ No preconditions.
  */
 rocksdb_writeoptions_t *rocksdb_writeoptions_create(void);
 

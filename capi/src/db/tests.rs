@@ -2,6 +2,10 @@
 //! Tests of the DB object family (db, column families, iterators, snapshots, write batches,
 //! read and write options) through the exported functions, the way a C caller uses them.
 //! Error texts are checked against c-api-conventions.md §6.
+#![expect(
+    clippy::multiple_unsafe_ops_per_block,
+    reason = "tests drive the C API the way a C caller does: many calls per block, one contract"
+)]
 
 use std::ffi::{c_char, c_void, CStr, CString};
 use std::ptr;
