@@ -18,8 +18,15 @@
 pub mod alloc;
 pub mod column_family;
 pub mod constants;
+pub mod db;
 pub(crate) mod ffi;
+pub mod flushoptions;
 pub mod generated;
+pub mod iter;
 pub mod options;
+pub mod readoptions;
+pub mod snapshot;
 pub(crate) mod status;
 pub mod types;
+pub mod writebatch;
+pub mod writeoptions;

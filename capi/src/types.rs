@@ -16,11 +16,18 @@ use std::ffi::{c_char, c_int, c_void};
 
 // Kinds that have their real implementation live in the module of their C prefix; they are
 // re-exported here so that generated code finds every C type in one place.
+pub use crate::column_family::rocksdb_column_family_handle_t;
+pub use crate::db::rocksdb_pinnable_handle_t;
+pub use crate::db::rocksdb_pinnableslice_t;
+pub use crate::db::rocksdb_t;
+pub use crate::flushoptions::rocksdb_flushoptions_t;
+pub use crate::iter::rocksdb_iterator_t;
 pub use crate::options::rocksdb_options_t;
+pub use crate::readoptions::rocksdb_readoptions_t;
+pub use crate::snapshot::rocksdb_snapshot_t;
+pub use crate::writebatch::rocksdb_writebatch_t;
+pub use crate::writeoptions::rocksdb_writeoptions_t;
 
-pub struct rocksdb_t {
-    _placeholder: (),
-}
 pub struct rocksdb_status_ptr_t {
     _placeholder: (),
 }
@@ -90,12 +97,6 @@ pub struct rocksdb_filelock_t {
 pub struct rocksdb_filterpolicy_t {
     _placeholder: (),
 }
-pub struct rocksdb_flushoptions_t {
-    _placeholder: (),
-}
-pub struct rocksdb_iterator_t {
-    _placeholder: (),
-}
 pub struct rocksdb_logger_t {
     _placeholder: (),
 }
@@ -114,28 +115,16 @@ pub struct rocksdb_cuckoo_table_options_t {
 pub struct rocksdb_randomfile_t {
     _placeholder: (),
 }
-pub struct rocksdb_readoptions_t {
-    _placeholder: (),
-}
 pub struct rocksdb_seqfile_t {
     _placeholder: (),
 }
 pub struct rocksdb_slicetransform_t {
     _placeholder: (),
 }
-pub struct rocksdb_snapshot_t {
-    _placeholder: (),
-}
 pub struct rocksdb_writablefile_t {
     _placeholder: (),
 }
-pub struct rocksdb_writebatch_t {
-    _placeholder: (),
-}
 pub struct rocksdb_writebatch_wi_t {
-    _placeholder: (),
-}
-pub struct rocksdb_writeoptions_t {
     _placeholder: (),
 }
 pub struct rocksdb_universal_compaction_options_t {
@@ -145,9 +134,6 @@ pub struct rocksdb_livefile_t {
     _placeholder: (),
 }
 pub struct rocksdb_livefiles_t {
-    _placeholder: (),
-}
-pub struct rocksdb_column_family_handle_t {
     _placeholder: (),
 }
 pub struct rocksdb_column_family_metadata_t {
@@ -178,9 +164,6 @@ pub struct rocksdb_ratelimiter_t {
     _placeholder: (),
 }
 pub struct rocksdb_perfcontext_t {
-    _placeholder: (),
-}
-pub struct rocksdb_pinnableslice_t {
     _placeholder: (),
 }
 pub struct rocksdb_transactiondb_options_t {
@@ -259,9 +242,6 @@ pub struct rocksdb_compaction_service_options_override_t {
     _placeholder: (),
 }
 pub struct rocksdb_open_and_compact_options_t {
-    _placeholder: (),
-}
-pub struct rocksdb_pinnable_handle_t {
     _placeholder: (),
 }
 

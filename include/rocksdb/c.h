@@ -231,6 +231,10 @@ typedef struct rocksdb_cache_t rocksdb_cache_t;
 
 typedef struct rocksdb_checkpoint_t rocksdb_checkpoint_t;
 
+/*
+ A column family handle. Ownership: owned by the caller; release it with
+ `rocksdb_column_family_handle_destroy` (before or after `rocksdb_close`: both are safe).
+ */
 typedef struct rocksdb_column_family_handle_t rocksdb_column_family_handle_t;
 
 typedef struct rocksdb_column_family_metadata_t rocksdb_column_family_metadata_t;
@@ -279,6 +283,10 @@ typedef struct rocksdb_filterpolicy_t rocksdb_filterpolicy_t;
 
 typedef struct rocksdb_flushjobinfo_t rocksdb_flushjobinfo_t;
 
+/*
+ Options for `rocksdb_flush*`. Ownership: owned by the caller
+ (`rocksdb_flushoptions_create` / `rocksdb_flushoptions_destroy`).
+ */
 typedef struct rocksdb_flushoptions_t rocksdb_flushoptions_t;
 
 typedef struct rocksdb_hyper_clock_cache_options_t rocksdb_hyper_clock_cache_options_t;
@@ -287,6 +295,10 @@ typedef struct rocksdb_import_column_family_options_t rocksdb_import_column_fami
 
 typedef struct rocksdb_ingestexternalfileoptions_t rocksdb_ingestexternalfileoptions_t;
 
+/*
+ A DB iterator. Ownership: owned by the caller from `rocksdb_create_iterator*` until
+ `rocksdb_iter_destroy`. Not thread-safe (one thread at a time, as in RocksDB).
+ */
 typedef struct rocksdb_iterator_t rocksdb_iterator_t;
 
 typedef struct rocksdb_level_metadata_t rocksdb_level_metadata_t;
@@ -324,14 +336,29 @@ typedef struct rocksdb_options_t rocksdb_options_t;
 
 typedef struct rocksdb_perfcontext_t rocksdb_perfcontext_t;
 
+/*
+ A value read by `rocksdb_get_pinned_v2` / `rocksdb_get_pinned_cf_v2`. Ownership: owned by
+ the caller; release it with `rocksdb_pinnable_handle_destroy`.
+ */
 typedef struct rocksdb_pinnable_handle_t rocksdb_pinnable_handle_t;
 
+/*
+ A value read by `rocksdb_get_pinned*` or `rocksdb_batched_multi_get_cf*`. Ownership:
+ owned by the caller; release it with `rocksdb_pinnableslice_destroy` (also safe after
+ `rocksdb_close`: the value is a private copy).
+ */
 typedef struct rocksdb_pinnableslice_t rocksdb_pinnableslice_t;
 
 typedef struct rocksdb_randomfile_t rocksdb_randomfile_t;
 
 typedef struct rocksdb_ratelimiter_t rocksdb_ratelimiter_t;
 
+/*
+ Options for reads and iterators. Ownership: owned by the caller
+ (`rocksdb_readoptions_create` / `rocksdb_readoptions_destroy`). Reads and
+ `rocksdb_create_iterator*` copy what they need, so the object may be changed or destroyed
+ right after.
+ */
 typedef struct rocksdb_readoptions_t rocksdb_readoptions_t;
 
 typedef struct rocksdb_restore_options_t rocksdb_restore_options_t;
@@ -340,6 +367,11 @@ typedef struct rocksdb_seqfile_t rocksdb_seqfile_t;
 
 typedef struct rocksdb_slicetransform_t rocksdb_slicetransform_t;
 
+/*
+ A point-in-time view. Ownership: owned by the caller from `rocksdb_create_snapshot` until
+ `rocksdb_release_snapshot`, which frees it. Read options borrow it
+ (`rocksdb_readoptions_set_snapshot`).
+ */
 typedef struct rocksdb_snapshot_t rocksdb_snapshot_t;
 
 typedef struct rocksdb_sst_file_manager_t rocksdb_sst_file_manager_t;
@@ -356,6 +388,12 @@ typedef struct rocksdb_status_ptr_t rocksdb_status_ptr_t;
 
 typedef struct rocksdb_subcompactionjobinfo_t rocksdb_subcompactionjobinfo_t;
 
+/*
+ An open database. Ownership: owned by the caller from `rocksdb_open*` until
+ `rocksdb_close`, which frees it. Iterators, snapshots and column family handles hold their
+ own references to the engine state, so they stay safe to use (on what they already see)
+ and to destroy after the close. Thread-safe, like RocksDB's `DB`.
+ */
 typedef struct rocksdb_t rocksdb_t;
 
 typedef struct rocksdb_table_properties_collector_factory_t rocksdb_table_properties_collector_factory_t;
@@ -380,10 +418,19 @@ typedef struct rocksdb_writablefile_t rocksdb_writablefile_t;
 
 typedef struct rocksdb_write_buffer_manager_t rocksdb_write_buffer_manager_t;
 
+/*
+ A write batch. Ownership: owned by the caller (`rocksdb_writebatch_create*` /
+ `rocksdb_writebatch_destroy`); `rocksdb_write` reads it and leaves it unchanged. Not
+ thread-safe.
+ */
 typedef struct rocksdb_writebatch_t rocksdb_writebatch_t;
 
 typedef struct rocksdb_writebatch_wi_t rocksdb_writebatch_wi_t;
 
+/*
+ Options for writes. Ownership: owned by the caller (`rocksdb_writeoptions_create` /
+ `rocksdb_writeoptions_destroy`); each write reads them during the call only.
+ */
 typedef struct rocksdb_writeoptions_t rocksdb_writeoptions_t;
 
 typedef struct rocksdb_writestallcondition_t rocksdb_writestallcondition_t;
@@ -474,14 +521,38 @@ extern "C" {
 void rocksdb_free(void *ptr);
 
 /*
- Frees the array returned by `rocksdb_list_column_families`: each name, then the array.
- `(NULL, 0)` and any array returned with an error (count 0) are accepted.
+ Creates the column family `name` with `column_family_options` (copied). Returns a new
+ handle owned by the caller, or NULL with `*errptr` set on error (RocksDB HEAD behaviour;
+ 7.8.3 leaked a handle with the error), e.g. `Invalid argument: Column family already
+ exists`.
 
  # Safety
- `list` must be NULL or an array returned by `rocksdb_list_column_families` with `len` its
- reported count, not used again.
+ `db` and `column_family_options` must be NULL or live handles, `column_family_name` NULL
+ or a C string, `errptr` NULL or a valid errptr.
  */
-void rocksdb_list_column_families_destroy(char **list, size_t len);
+rocksdb_column_family_handle_t *rocksdb_create_column_family(rocksdb_t *db,
+                                                             const rocksdb_options_t *column_family_options,
+                                                             const char *column_family_name,
+                                                             char **errptr);
+
+/*
+ Creates `num_column_families` column families with the same options, stopping at the
+ first error (as RocksDB's `CreateColumnFamilies` does). Returns a malloc()ed array of the
+ handles created (never NULL; free it with `rocksdb_create_column_families_destroy` and
+ each handle with `rocksdb_column_family_handle_destroy`) and their number in `*lencfs`.
+ On error `*errptr` is set and the array holds the families created before it.
+
+ # Safety
+ `db` and `column_family_options` must be NULL or live handles, `column_family_names`
+ NULL or an array of `num_column_families` C strings, `lencfs` NULL or writable, `errptr`
+ NULL or a valid errptr.
+ */
+rocksdb_column_family_handle_t **rocksdb_create_column_families(rocksdb_t *db,
+                                                                const rocksdb_options_t *column_family_options,
+                                                                int num_column_families,
+                                                                const char *const *column_family_names,
+                                                                size_t *lencfs,
+                                                                char **errptr);
 
 /*
  Frees the array returned by `rocksdb_create_column_families`, not the handles in it
@@ -492,6 +563,638 @@ void rocksdb_list_column_families_destroy(char **list, size_t len);
  again.
  */
 void rocksdb_create_column_families_destroy(rocksdb_column_family_handle_t **list);
+
+/*
+ Drops the column family of `handle` (recorded in the MANIFEST). The handle stays valid
+ and must still be destroyed; reads through it see the family's data as it was. Errors:
+ `Invalid argument: Can't drop default column family`, a read-only DB.
+
+ # Safety
+ `db` and `handle` must be NULL or live handles, `errptr` NULL or a valid errptr.
+ */
+void rocksdb_drop_column_family(rocksdb_t *db,
+                                rocksdb_column_family_handle_t *handle,
+                                char **errptr);
+
+/*
+ A new handle to `db`'s default column family, owned by the caller; destroy it with
+ `rocksdb_column_family_handle_destroy`. NULL for a NULL `db`.
+
+ # Safety
+ `db` must be NULL or a live handle.
+ */
+rocksdb_column_family_handle_t *rocksdb_get_default_column_family_handle(rocksdb_t *db);
+
+/*
+ Frees a column family handle (not the family). NULL is a no-op; safe after
+ `rocksdb_close` and after the family was dropped.
+
+ # Safety
+ `handle` must be NULL or a live handle, not used again.
+ */
+void rocksdb_column_family_handle_destroy(rocksdb_column_family_handle_t *handle);
+
+/*
+ The column family's id (0 for the default family, and for NULL).
+
+ # Safety
+ `handle` must be NULL or a live handle.
+ */
+uint32_t rocksdb_column_family_handle_get_id(rocksdb_column_family_handle_t *handle);
+
+/*
+ The column family's name: a malloc()ed copy, **not** NUL-terminated, its length in
+ `*name_len`; release it with `rocksdb_free`. NULL (and `*name_len = 0`) for NULL.
+
+ # Safety
+ `handle` must be NULL or a live handle, `name_len` NULL or writable.
+ */
+char *rocksdb_column_family_handle_get_name(rocksdb_column_family_handle_t *handle,
+                                            size_t *name_len);
+
+/*
+ The names of the column families of the DB at `name`, in id order: a malloc()ed array of
+ malloc()ed C strings, its length in `*lencf`; release it with
+ `rocksdb_list_column_families_destroy`. On error `*errptr` is set, `*lencf` is 0 and a
+ non-NULL empty array is still returned (as RocksDB's `malloc(0)` on glibc). `options` is
+ not used and may be NULL.
+
+ # Safety
+ `options` must be NULL or a live handle, `name` NULL or a C string, `lencf` NULL or
+ writable, `errptr` NULL or a valid errptr.
+ */
+char **rocksdb_list_column_families(const rocksdb_options_t *options,
+                                    const char *name,
+                                    size_t *lencf,
+                                    char **errptr);
+
+/*
+ Frees the array returned by `rocksdb_list_column_families`: each name, then the array.
+ `(NULL, 0)` and any array returned with an error (count 0) are accepted.
+
+ # Safety
+ `list` must be NULL or an array returned by `rocksdb_list_column_families` with `len` its
+ reported count, not used again.
+ */
+void rocksdb_list_column_families_destroy(char **list, size_t len);
+
+/*
+ Opens (or, with `create_if_missing`, creates) the DB at `name` with its default column
+ family. The options are copied. Returns a handle owned by the caller (close it with
+ `rocksdb_close`), or NULL with `*errptr` set, e.g. `Invalid argument: <name>/CURRENT: does
+ not exist (create_if_missing is false)` or `IO error: While lock file: <name>/LOCK: ...`.
+
+ # Safety
+ `options` must be NULL or a live options handle, `name` NULL or a C string, `errptr`
+ NULL or a valid errptr.
+ */
+rocksdb_t *rocksdb_open(const rocksdb_options_t *options, const char *name, char **errptr);
+
+/*
+ Opens the DB at `name` with the listed column families (every existing one must be
+ listed, `default` included; missing ones are created with
+ `create_missing_column_families`). On success `column_family_handles[i]` receives a new
+ handle (owned by the caller) for `column_family_names[i]`; on error the array is left
+ untouched, NULL is returned and `*errptr` is set. All options are copied.
+
+ # Safety
+ `options` and each `column_family_options[i]` must be NULL or live options handles, `name`
+ and each `column_family_names[i]` NULL or C strings, the three arrays NULL or
+ `num_column_families` entries long, `errptr` NULL or a valid errptr.
+ */
+rocksdb_t *rocksdb_open_column_families(const rocksdb_options_t *options,
+                                        const char *name,
+                                        int num_column_families,
+                                        const char *const *column_family_names,
+                                        const rocksdb_options_t *const *column_family_options,
+                                        rocksdb_column_family_handle_t **column_family_handles,
+                                        char **errptr);
+
+/*
+ Opens the DB at `name` read-only with its default column family: no lock, no writes (they
+ fail with `Not implemented: Not supported operation in read only mode.`); the WAL is
+ replayed in memory, or, with `error_if_wal_file_exists`, its presence is an error.
+ Returns a handle owned by the caller, or NULL with `*errptr` set.
+
+ # Safety
+ As `rocksdb_open`.
+ */
+rocksdb_t *rocksdb_open_for_read_only(const rocksdb_options_t *options,
+                                      const char *name,
+                                      unsigned char error_if_wal_file_exists,
+                                      char **errptr);
+
+/*
+ Read-only open with a list of column families (a subset is allowed). Handles are
+ returned as in `rocksdb_open_column_families`.
+
+ # Safety
+ As `rocksdb_open_column_families`.
+ */
+rocksdb_t *rocksdb_open_for_read_only_column_families(const rocksdb_options_t *options,
+                                                      const char *name,
+                                                      int num_column_families,
+                                                      const char *const *column_family_names,
+                                                      const rocksdb_options_t *const *column_family_options,
+                                                      rocksdb_column_family_handle_t **column_family_handles,
+                                                      unsigned char error_if_wal_file_exists,
+                                                      char **errptr);
+
+/*
+ Closes the DB and frees its handle: buffered WAL bytes go to the OS and the `LOCK` is
+ released, so the DB can be opened again at once. NULL is a no-op. Iterators, snapshots and
+ column family handles still alive keep working on what they saw and must still be
+ destroyed; the handle itself must not be used again.
+
+ # Safety
+ `db` must be NULL or a live handle from `rocksdb_open*`, not used again.
+ */
+void rocksdb_close(rocksdb_t *db);
+
+/*
+ Deletes the DB at `name` (its files, then the directory when empty). A missing DB is
+ not an error. `options` is not used and may be NULL.
+
+ # Safety
+ `options` must be NULL or a live handle, `name` NULL or a C string, `errptr` NULL or a
+ valid errptr.
+ */
+void rocksdb_destroy_db(const rocksdb_options_t *options, const char *name, char **errptr);
+
+/*
+ Sets `key` to `val` in the default column family. On error sets `*errptr`; on success
+ leaves it untouched. `(NULL, 0)` is an empty key or value.
+
+ # Safety
+ `db` and `options` must be NULL or live handles, `key`/`val` address `keylen`/`vallen`
+ bytes (or are NULL with length 0), `errptr` NULL or a valid errptr.
+ */
+void rocksdb_put(rocksdb_t *db,
+                 const rocksdb_writeoptions_t *options,
+                 const char *key,
+                 size_t keylen,
+                 const char *val,
+                 size_t vallen,
+                 char **errptr);
+
+/*
+ `rocksdb_put` in `column_family`.
+
+ # Safety
+ As `rocksdb_put`; `column_family` must be NULL or a live handle.
+ */
+void rocksdb_put_cf(rocksdb_t *db,
+                    const rocksdb_writeoptions_t *options,
+                    rocksdb_column_family_handle_t *column_family,
+                    const char *key,
+                    size_t keylen,
+                    const char *val,
+                    size_t vallen,
+                    char **errptr);
+
+/*
+ Deletes `key` from the default column family (absent keys are not an error).
+
+ # Safety
+ As `rocksdb_put`.
+ */
+void rocksdb_delete(rocksdb_t *db,
+                    const rocksdb_writeoptions_t *options,
+                    const char *key,
+                    size_t keylen,
+                    char **errptr);
+
+/*
+ `rocksdb_delete` in `column_family`.
+
+ # Safety
+ As `rocksdb_put_cf`.
+ */
+void rocksdb_delete_cf(rocksdb_t *db,
+                       const rocksdb_writeoptions_t *options,
+                       rocksdb_column_family_handle_t *column_family,
+                       const char *key,
+                       size_t keylen,
+                       char **errptr);
+
+/*
+ Deletes every key in `[start_key, end_key)` of `column_family`.
+
+ # Safety
+ As `rocksdb_put_cf`, with the two keys as byte ranges.
+ */
+void rocksdb_delete_range_cf(rocksdb_t *db,
+                             const rocksdb_writeoptions_t *options,
+                             rocksdb_column_family_handle_t *column_family,
+                             const char *start_key,
+                             size_t start_key_len,
+                             const char *end_key,
+                             size_t end_key_len,
+                             char **errptr);
+
+/*
+ Adds a merge operand for `key`. Without a merge operator this fails with
+ `Not implemented: Provide a merge_operator when opening DB`.
+
+ # Safety
+ As `rocksdb_put`.
+ */
+void rocksdb_merge(rocksdb_t *db,
+                   const rocksdb_writeoptions_t *options,
+                   const char *key,
+                   size_t keylen,
+                   const char *val,
+                   size_t vallen,
+                   char **errptr);
+
+/*
+ `rocksdb_merge` in `column_family`.
+
+ # Safety
+ As `rocksdb_put_cf`.
+ */
+void rocksdb_merge_cf(rocksdb_t *db,
+                      const rocksdb_writeoptions_t *options,
+                      rocksdb_column_family_handle_t *column_family,
+                      const char *key,
+                      size_t keylen,
+                      const char *val,
+                      size_t vallen,
+                      char **errptr);
+
+/*
+ Applies `batch` atomically. The batch is not changed and may be reused.
+
+ # Safety
+ `db`, `options` and `batch` must be NULL or live handles, `errptr` NULL or a valid errptr.
+ */
+void rocksdb_write(rocksdb_t *db,
+                   const rocksdb_writeoptions_t *options,
+                   rocksdb_writebatch_t *batch,
+                   char **errptr);
+
+/*
+ Reads `key` from the default column family. Returns a malloc()ed copy of the value (not
+ NUL-terminated; non-NULL even when empty) with its length in `*vallen`; release it with
+ `rocksdb_free`. A missing key returns NULL with `*vallen = 0` and `*errptr` untouched; an
+ error returns NULL and sets `*errptr`.
+
+ # Safety
+ `db` and `options` must be NULL or live handles, `key` address `keylen` bytes (or be NULL
+ with 0), `vallen` NULL or writable, `errptr` NULL or a valid errptr.
+ */
+char *rocksdb_get(rocksdb_t *db,
+                  const rocksdb_readoptions_t *options,
+                  const char *key,
+                  size_t keylen,
+                  size_t *vallen,
+                  char **errptr);
+
+/*
+ `rocksdb_get` in `column_family`.
+
+ # Safety
+ As `rocksdb_get`; `column_family` must be NULL or a live handle.
+ */
+char *rocksdb_get_cf(rocksdb_t *db,
+                     const rocksdb_readoptions_t *options,
+                     rocksdb_column_family_handle_t *column_family,
+                     const char *key,
+                     size_t keylen,
+                     size_t *vallen,
+                     char **errptr);
+
+/*
+ Reads `num_keys` keys of the default column family at one consistent point. For each
+ key `i`: `values_list[i]` is a malloc()ed copy of the value (caller frees) with its size
+ in `values_list_sizes[i]`, or NULL (size 0) when absent or on error; `errs[i]` is NULL
+ or a malloc()ed message. The previous contents of the arrays are overwritten, not freed.
+
+ # Safety
+ `db` and `options` must be NULL or live handles; the key arrays hold `num_keys` entries
+ describing readable bytes; the three output arrays hold `num_keys` writable entries.
+ */
+void rocksdb_multi_get(rocksdb_t *db,
+                       const rocksdb_readoptions_t *options,
+                       size_t num_keys,
+                       const char *const *keys_list,
+                       const size_t *keys_list_sizes,
+                       char **values_list,
+                       size_t *values_list_sizes,
+                       char **errs);
+
+/*
+ `rocksdb_multi_get` with a column family per key (`column_families[i]`).
+
+ # Safety
+ As `rocksdb_multi_get`; `column_families` holds `num_keys` live handles.
+ */
+void rocksdb_multi_get_cf(rocksdb_t *db,
+                          const rocksdb_readoptions_t *options,
+                          const rocksdb_column_family_handle_t *const *column_families,
+                          size_t num_keys,
+                          const char *const *keys_list,
+                          const size_t *keys_list_sizes,
+                          char **values_list,
+                          size_t *values_list_sizes,
+                          char **errs);
+
+/*
+ Reads `num_keys` keys of one column family at one consistent point. For each key:
+ `values[i]` is a new pinnable slice (caller destroys it) or NULL when absent or on error;
+ `errs[i]` is NULL or a malloc()ed message. `sorted_input` is a hint and is not required.
+
+ # Safety
+ `db`, `options`, `column_family` must be NULL or live handles; `keys_list` and
+ `keys_list_sizes` hold `num_keys` entries describing readable bytes; `values` and `errs`
+ hold `num_keys` writable entries.
+ */
+void rocksdb_batched_multi_get_cf(rocksdb_t *db,
+                                  const rocksdb_readoptions_t *options,
+                                  rocksdb_column_family_handle_t *column_family,
+                                  size_t num_keys,
+                                  const char *const *keys_list,
+                                  const size_t *keys_list_sizes,
+                                  rocksdb_pinnableslice_t **values,
+                                  char **errs,
+                                  bool sorted_input);
+
+/*
+ `rocksdb_batched_multi_get_cf` with the keys as an array of `rocksdb_slice_t`.
+
+ # Safety
+ As `rocksdb_batched_multi_get_cf`; `keys_list` holds `num_keys` slices.
+ */
+void rocksdb_batched_multi_get_cf_slice(rocksdb_t *db,
+                                        const rocksdb_readoptions_t *options,
+                                        rocksdb_column_family_handle_t *column_family,
+                                        size_t num_keys,
+                                        const rocksdb_slice_t *keys_list,
+                                        rocksdb_pinnableslice_t **values,
+                                        char **errs,
+                                        bool sorted_input);
+
+/*
+ Reads `key` of the default column family into a new pinnable slice owned by the caller
+ (destroy it with `rocksdb_pinnableslice_destroy`). NULL when absent (errptr untouched) or
+ on error (`*errptr` set).
+
+ # Safety
+ As `rocksdb_get`.
+ */
+rocksdb_pinnableslice_t *rocksdb_get_pinned(rocksdb_t *db,
+                                            const rocksdb_readoptions_t *options,
+                                            const char *key,
+                                            size_t keylen,
+                                            char **errptr);
+
+/*
+ `rocksdb_get_pinned` in `column_family`.
+
+ # Safety
+ As `rocksdb_get_cf`.
+ */
+rocksdb_pinnableslice_t *rocksdb_get_pinned_cf(rocksdb_t *db,
+                                               const rocksdb_readoptions_t *options,
+                                               rocksdb_column_family_handle_t *column_family,
+                                               const char *key,
+                                               size_t keylen,
+                                               char **errptr);
+
+/*
+ The bytes of a pinnable slice, borrowed until `rocksdb_pinnableslice_destroy`, length in
+ `*vallen`. NULL (`*vallen = 0`) for a NULL slice.
+
+ # Safety
+ `v` must be NULL or a live pinnable slice, `vallen` NULL or writable.
+ */
+const char *rocksdb_pinnableslice_value(const rocksdb_pinnableslice_t *v, size_t *vallen);
+
+/*
+ Frees a pinnable slice. NULL is a no-op.
+
+ # Safety
+ `v` must be NULL or a live pinnable slice, not used again.
+ */
+void rocksdb_pinnableslice_destroy(rocksdb_pinnableslice_t *v);
+
+/*
+ Reads `key` of the default column family into a new handle owned by the caller (destroy
+ it with `rocksdb_pinnable_handle_destroy`). NULL when absent or on error (`*errptr` set).
+
+ # Safety
+ As `rocksdb_get`.
+ */
+rocksdb_pinnable_handle_t *rocksdb_get_pinned_v2(rocksdb_t *db,
+                                                 const rocksdb_readoptions_t *options,
+                                                 const char *key,
+                                                 size_t keylen,
+                                                 char **errptr);
+
+/*
+ `rocksdb_get_pinned_v2` in `column_family`.
+
+ # Safety
+ As `rocksdb_get_cf`.
+ */
+rocksdb_pinnable_handle_t *rocksdb_get_pinned_cf_v2(rocksdb_t *db,
+                                                    const rocksdb_readoptions_t *options,
+                                                    rocksdb_column_family_handle_t *column_family,
+                                                    const char *key,
+                                                    size_t keylen,
+                                                    char **errptr);
+
+/*
+ The value of a pinnable handle, borrowed until `rocksdb_pinnable_handle_destroy`, length
+ in `*vallen`. NULL (`*vallen = 0`) for a NULL handle.
+
+ # Safety
+ `handle` must be NULL or a live handle, `vallen` NULL or writable.
+ */
+const char *rocksdb_pinnable_handle_get_value(const rocksdb_pinnable_handle_t *handle,
+                                              size_t *vallen);
+
+/*
+ Frees a pinnable handle. NULL is a no-op.
+
+ # Safety
+ `handle` must be NULL or a live handle, not used again.
+ */
+void rocksdb_pinnable_handle_destroy(rocksdb_pinnable_handle_t *handle);
+
+/*
+ Reads `key` of the default column family into the caller's `buffer`. Returns 1 when the
+ value was found and fit (copied); 0 otherwise. `*found` says whether the key exists and
+ `*vallen` is the value's real size (0 when absent), so a 0 return with `*found = 1` means
+ "buffer too small, nothing copied". Errors set `*errptr`; absence does not.
+
+ # Safety
+ As `rocksdb_get`; `buffer` must address `buffer_size` writable bytes, `found` be NULL or
+ writable.
+ */
+unsigned char rocksdb_get_into_buffer(rocksdb_t *db,
+                                      const rocksdb_readoptions_t *options,
+                                      const char *key,
+                                      size_t keylen,
+                                      char *buffer,
+                                      size_t buffer_size,
+                                      size_t *vallen,
+                                      unsigned char *found,
+                                      char **errptr);
+
+/*
+ `rocksdb_get_into_buffer` in `column_family`.
+
+ # Safety
+ As `rocksdb_get_into_buffer`; `column_family` must be NULL or a live handle.
+ */
+unsigned char rocksdb_get_into_buffer_cf(rocksdb_t *db,
+                                         const rocksdb_readoptions_t *options,
+                                         rocksdb_column_family_handle_t *column_family,
+                                         const char *key,
+                                         size_t keylen,
+                                         char *buffer,
+                                         size_t buffer_size,
+                                         size_t *vallen,
+                                         unsigned char *found,
+                                         char **errptr);
+
+/*
+ Whether `key` may exist in the default column family. solistore answers with a real
+ lookup, so 0 means absent (or an error) and 1 means present. When `value_found` is
+ non-NULL, `*value_found` says whether the value was fetched; if so `*value` receives a
+ malloc()ed copy (caller frees) and `*val_len` its size. `timestamp` is ignored (no
+ user-defined timestamps).
+
+ # Safety
+ As `rocksdb_get`; `value`, `val_len`, `value_found` must be NULL or writable.
+ */
+unsigned char rocksdb_key_may_exist(rocksdb_t *db,
+                                    const rocksdb_readoptions_t *options,
+                                    const char *key,
+                                    size_t key_len,
+                                    char **value,
+                                    size_t *val_len,
+                                    const char *timestamp,
+                                    size_t timestamp_len,
+                                    unsigned char *value_found);
+
+/*
+ `rocksdb_key_may_exist` in `column_family`.
+
+ # Safety
+ As `rocksdb_key_may_exist`; `column_family` must be NULL or a live handle.
+ */
+unsigned char rocksdb_key_may_exist_cf(rocksdb_t *db,
+                                       const rocksdb_readoptions_t *options,
+                                       rocksdb_column_family_handle_t *column_family,
+                                       const char *key,
+                                       size_t key_len,
+                                       char **value,
+                                       size_t *val_len,
+                                       const char *timestamp,
+                                       size_t timestamp_len,
+                                       unsigned char *value_found);
+
+/*
+ A DB property (RocksDB's names, e.g. `rocksdb.estimate-num-keys`) as a malloc()ed C
+ string (caller frees), or NULL for an unknown property or a NULL argument.
+
+ # Safety
+ `db` must be NULL or a live handle, `propname` NULL or a C string.
+ */
+char *rocksdb_property_value(rocksdb_t *db, const char *propname);
+
+/*
+ `rocksdb_property_value` for `column_family`.
+
+ # Safety
+ As `rocksdb_property_value`; `column_family` must be NULL or a live handle.
+ */
+char *rocksdb_property_value_cf(rocksdb_t *db,
+                                rocksdb_column_family_handle_t *column_family,
+                                const char *propname);
+
+/*
+ An integer DB property in `*out_val`. Returns 0 on success, -1 for an unknown or
+ non-integer property (`*out_val` untouched).
+
+ # Safety
+ `db` must be NULL or a live handle, `propname` NULL or a C string, `out_val` NULL or
+ writable.
+ */
+int rocksdb_property_int(rocksdb_t *db, const char *propname, uint64_t *out_val);
+
+/*
+ `rocksdb_property_int` for `column_family`.
+
+ # Safety
+ As `rocksdb_property_int`; `column_family` must be NULL or a live handle.
+ */
+int rocksdb_property_int_cf(rocksdb_t *db,
+                            rocksdb_column_family_handle_t *column_family,
+                            const char *propname,
+                            uint64_t *out_val);
+
+/*
+ The sequence number of the last write (0 for a new DB or a NULL handle).
+
+ # Safety
+ `db` must be NULL or a live handle.
+ */
+uint64_t rocksdb_get_latest_sequence_number(rocksdb_t *db);
+
+/*
+ Hands buffered WAL bytes (`manual_wal_flush`) to the OS, and syncs them when `sync` is
+ non-zero.
+
+ # Safety
+ `db` must be NULL or a live handle, `errptr` NULL or a valid errptr.
+ */
+void rocksdb_flush_wal(rocksdb_t *db, unsigned char sync, char **errptr);
+
+/*
+ The DB's identity (the `IDENTITY` file) as a malloc()ed string, **not** NUL-terminated,
+ length in `*id_len`; release it with `rocksdb_free`. NULL on error (`*id_len` untouched).
+
+ # Safety
+ `db` must be NULL or a live handle, `id_len` NULL or writable.
+ */
+char *rocksdb_get_db_identity(rocksdb_t *db, size_t *id_len);
+
+/*
+ Creates flush options (`wait` on). Returns a handle owned by the caller; release it with
+ `rocksdb_flushoptions_destroy`. Never NULL.
+
+ # Safety
+ No preconditions.
+ */
+rocksdb_flushoptions_t *rocksdb_flushoptions_create(void);
+
+/*
+ Destroys flush options. NULL is a no-op.
+
+ # Safety
+ `opt` must be NULL or a handle from `rocksdb_flushoptions_create`, not used again.
+ */
+void rocksdb_flushoptions_destroy(rocksdb_flushoptions_t *opt);
+
+/*
+ Whether a flush waits for completion.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL or a live flush options handle.
+ */
+void rocksdb_flushoptions_set_wait(rocksdb_flushoptions_t *opt, unsigned char v);
+
+/*
+ Returns `wait` (0 for a NULL handle).
+
+ # Safety
+ `opt` must be NULL or a live flush options handle.
+ */
+unsigned char rocksdb_flushoptions_get_wait(rocksdb_flushoptions_t *opt);
 
 /*
  Not implemented in solistore: stores `Not implemented: rocksdb_approximate_memory_usage_create` in `*errptr` and returns NULL.
@@ -799,31 +1502,6 @@ void rocksdb_backup_engine_verify_backup(rocksdb_backup_engine_t *be,
                                          char **errptr);
 
 /*
- Not implemented in solistore: stores `Not implemented: rocksdb_batched_multi_get_cf` in every `errs[i]`, NULL in every value (and timestamp) entry and 0 in every size entry.
- */
-void rocksdb_batched_multi_get_cf(rocksdb_t *db,
-                                  const rocksdb_readoptions_t *options,
-                                  rocksdb_column_family_handle_t *column_family,
-                                  size_t num_keys,
-                                  const char *const *keys_list,
-                                  const size_t *keys_list_sizes,
-                                  rocksdb_pinnableslice_t **values,
-                                  char **errs,
-                                  bool sorted_input);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_batched_multi_get_cf_slice` in every `errs[i]`, NULL in every value (and timestamp) entry and 0 in every size entry.
- */
-void rocksdb_batched_multi_get_cf_slice(rocksdb_t *db,
-                                        const rocksdb_readoptions_t *options,
-                                        rocksdb_column_family_handle_t *column_family,
-                                        size_t num_keys,
-                                        const rocksdb_slice_t *keys_list,
-                                        rocksdb_pinnableslice_t **values,
-                                        char **errs,
-                                        bool sorted_input);
-
-/*
  Not implemented in solistore: returns NULL.
  */
 rocksdb_block_based_table_options_t *rocksdb_block_based_options_create(void);
@@ -1097,27 +1775,6 @@ rocksdb_checkpoint_t *rocksdb_checkpoint_object_create(rocksdb_t *db,
  Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
  */
 void rocksdb_checkpoint_object_destroy(rocksdb_checkpoint_t *checkpoint);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_close(rocksdb_t *db);
-
-/*
- Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
- */
-void rocksdb_column_family_handle_destroy(rocksdb_column_family_handle_t *column_family_handle);
-
-/*
- Not implemented in solistore: returns 0.
- */
-uint32_t rocksdb_column_family_handle_get_id(rocksdb_column_family_handle_t *handle);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-char *rocksdb_column_family_handle_get_name(rocksdb_column_family_handle_t *handle,
-                                            size_t *name_len);
 
 /*
  Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
@@ -1681,24 +2338,6 @@ rocksdb_comparator_t *rocksdb_comparator_with_ts_create(void *state,
                                                         size_t timestamp_size);
 
 /*
- Not implemented in solistore: stores `Not implemented: rocksdb_create_column_families` in `*errptr` and returns NULL.
- */
-rocksdb_column_family_handle_t **rocksdb_create_column_families(rocksdb_t *db,
-                                                                const rocksdb_options_t *column_family_options,
-                                                                int num_column_families,
-                                                                const char *const *column_family_names,
-                                                                size_t *lencfs,
-                                                                char **errptr);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_create_column_family` in `*errptr` and returns NULL.
- */
-rocksdb_column_family_handle_t *rocksdb_create_column_family(rocksdb_t *db,
-                                                             const rocksdb_options_t *column_family_options,
-                                                             const char *column_family_name,
-                                                             char **errptr);
-
-/*
  Not implemented in solistore: stores `Not implemented: rocksdb_create_column_family_with_import` in `*errptr` and returns NULL.
  */
 rocksdb_column_family_handle_t *rocksdb_create_column_family_with_import(rocksdb_t *db,
@@ -1730,34 +2369,7 @@ void rocksdb_create_dir_if_missing(rocksdb_env_t *env, const char *path, char **
 /*
  Not implemented in solistore: returns NULL.
  */
-rocksdb_iterator_t *rocksdb_create_iterator(rocksdb_t *db, const rocksdb_readoptions_t *options);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_iterator_t *rocksdb_create_iterator_cf(rocksdb_t *db,
-                                               const rocksdb_readoptions_t *options,
-                                               rocksdb_column_family_handle_t *column_family);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_create_iterators` in `*errptr`.
- */
-void rocksdb_create_iterators(rocksdb_t *db,
-                              rocksdb_readoptions_t *opts,
-                              rocksdb_column_family_handle_t **column_families,
-                              rocksdb_iterator_t **iterators,
-                              size_t size,
-                              char **errptr);
-
-/*
- Not implemented in solistore: returns NULL.
- */
 rocksdb_env_t *rocksdb_create_mem_env(void);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-const rocksdb_snapshot_t *rocksdb_create_snapshot(rocksdb_t *db);
 
 /*
  Not implemented in solistore: returns NULL.
@@ -1809,25 +2421,6 @@ rocksdb_dbpath_t *rocksdb_dbpath_create(const char *path, uint64_t target_size);
 void rocksdb_dbpath_destroy(rocksdb_dbpath_t *dbpath);
 
 /*
- Not implemented in solistore: stores `Not implemented: rocksdb_delete` in `*errptr`.
- */
-void rocksdb_delete(rocksdb_t *db,
-                    const rocksdb_writeoptions_t *options,
-                    const char *key,
-                    size_t keylen,
-                    char **errptr);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_delete_cf` in `*errptr`.
- */
-void rocksdb_delete_cf(rocksdb_t *db,
-                       const rocksdb_writeoptions_t *options,
-                       rocksdb_column_family_handle_t *column_family,
-                       const char *key,
-                       size_t keylen,
-                       char **errptr);
-
-/*
  Not implemented in solistore: stores `Not implemented: rocksdb_delete_cf_with_ts` in `*errptr`.
  */
 void rocksdb_delete_cf_with_ts(rocksdb_t *db,
@@ -1866,18 +2459,6 @@ void rocksdb_delete_file_in_range_cf(rocksdb_t *db,
                                      char **errptr);
 
 /*
- Not implemented in solistore: stores `Not implemented: rocksdb_delete_range_cf` in `*errptr`.
- */
-void rocksdb_delete_range_cf(rocksdb_t *db,
-                             const rocksdb_writeoptions_t *options,
-                             rocksdb_column_family_handle_t *column_family,
-                             const char *start_key,
-                             size_t start_key_len,
-                             const char *end_key,
-                             size_t end_key_len,
-                             char **errptr);
-
-/*
  Not implemented in solistore: stores `Not implemented: rocksdb_delete_with_ts` in `*errptr`.
  */
 void rocksdb_delete_with_ts(rocksdb_t *db,
@@ -1889,11 +2470,6 @@ void rocksdb_delete_with_ts(rocksdb_t *db,
                             char **errptr);
 
 /*
- Not implemented in solistore: stores `Not implemented: rocksdb_destroy_db` in `*errptr`.
- */
-void rocksdb_destroy_db(const rocksdb_options_t *options, const char *name, char **errptr);
-
-/*
  Not implemented in solistore: stores `Not implemented: rocksdb_disable_file_deletions` in `*errptr`.
  */
 void rocksdb_disable_file_deletions(rocksdb_t *db,
@@ -1903,13 +2479,6 @@ void rocksdb_disable_file_deletions(rocksdb_t *db,
  Not implemented in solistore: does nothing.
  */
 void rocksdb_disable_manual_compaction(rocksdb_t *db);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_drop_column_family` in `*errptr`.
- */
-void rocksdb_drop_column_family(rocksdb_t *db,
-                                rocksdb_column_family_handle_t *handle,
-                                char **errptr);
 
 /*
  Not implemented in solistore: stores `Not implemented: rocksdb_enable_file_deletions` in `*errptr`.
@@ -2179,11 +2748,6 @@ void rocksdb_flush_cfs(rocksdb_t *db,
                        char **errptr);
 
 /*
- Not implemented in solistore: stores `Not implemented: rocksdb_flush_wal` in `*errptr`.
- */
-void rocksdb_flush_wal(rocksdb_t *db, unsigned char sync, char **errptr);
-
-/*
  Not implemented in solistore: returns NULL.
  */
 const char *rocksdb_flushjobinfo_cf_name(const rocksdb_flushjobinfo_t *flushjobinfo, size_t *arg1);
@@ -2220,47 +2784,6 @@ unsigned char rocksdb_flushjobinfo_triggered_writes_slowdown(const rocksdb_flush
 unsigned char rocksdb_flushjobinfo_triggered_writes_stop(const rocksdb_flushjobinfo_t *flushjobinfo);
 
 /*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_flushoptions_t *rocksdb_flushoptions_create(void);
-
-/*
- Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
- */
-void rocksdb_flushoptions_destroy(rocksdb_flushoptions_t *flushoptions);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_flushoptions_get_wait(rocksdb_flushoptions_t *flushoptions);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_flushoptions_set_wait(rocksdb_flushoptions_t *flushoptions, unsigned char v);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_get` in `*errptr` and returns NULL.
- */
-char *rocksdb_get(rocksdb_t *db,
-                  const rocksdb_readoptions_t *options,
-                  const char *key,
-                  size_t keylen,
-                  size_t *vallen,
-                  char **errptr);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_get_cf` in `*errptr` and returns NULL.
- */
-char *rocksdb_get_cf(rocksdb_t *db,
-                     const rocksdb_readoptions_t *options,
-                     rocksdb_column_family_handle_t *column_family,
-                     const char *key,
-                     size_t keylen,
-                     size_t *vallen,
-                     char **errptr);
-
-/*
  Not implemented in solistore: stores `Not implemented: rocksdb_get_cf_with_ts` in `*errptr` and returns NULL.
  */
 char *rocksdb_get_cf_with_ts(rocksdb_t *db,
@@ -2285,16 +2808,6 @@ rocksdb_column_family_metadata_t *rocksdb_get_column_family_metadata_cf(rocksdb_
                                                                         rocksdb_column_family_handle_t *column_family);
 
 /*
- Not implemented in solistore: returns NULL.
- */
-char *rocksdb_get_db_identity(rocksdb_t *db, size_t *id_len);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_column_family_handle_t *rocksdb_get_default_column_family_handle(rocksdb_t *db);
-
-/*
  Not implemented in solistore: stores `Not implemented: rocksdb_get_full_history_ts_low` in `*errptr` and returns NULL.
  */
 char *rocksdb_get_full_history_ts_low(rocksdb_t *db,
@@ -2303,82 +2816,12 @@ char *rocksdb_get_full_history_ts_low(rocksdb_t *db,
                                       char **errptr);
 
 /*
- Not implemented in solistore: stores `Not implemented: rocksdb_get_into_buffer` in `*errptr` and returns 0.
- */
-unsigned char rocksdb_get_into_buffer(rocksdb_t *db,
-                                      const rocksdb_readoptions_t *options,
-                                      const char *key,
-                                      size_t keylen,
-                                      char *buffer,
-                                      size_t buffer_size,
-                                      size_t *vallen,
-                                      unsigned char *found,
-                                      char **errptr);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_get_into_buffer_cf` in `*errptr` and returns 0.
- */
-unsigned char rocksdb_get_into_buffer_cf(rocksdb_t *db,
-                                         const rocksdb_readoptions_t *options,
-                                         rocksdb_column_family_handle_t *column_family,
-                                         const char *key,
-                                         size_t keylen,
-                                         char *buffer,
-                                         size_t buffer_size,
-                                         size_t *vallen,
-                                         unsigned char *found,
-                                         char **errptr);
-
-/*
- Not implemented in solistore: returns 0.
- */
-uint64_t rocksdb_get_latest_sequence_number(rocksdb_t *db);
-
-/*
  Not implemented in solistore: stores `Not implemented: rocksdb_get_options_from_string` in `*errptr`.
  */
 void rocksdb_get_options_from_string(const rocksdb_options_t *base_options,
                                      const char *opts_str,
                                      rocksdb_options_t *new_options,
                                      char **errptr);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_get_pinned` in `*errptr` and returns NULL.
- */
-rocksdb_pinnableslice_t *rocksdb_get_pinned(rocksdb_t *db,
-                                            const rocksdb_readoptions_t *options,
-                                            const char *key,
-                                            size_t keylen,
-                                            char **errptr);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_get_pinned_cf` in `*errptr` and returns NULL.
- */
-rocksdb_pinnableslice_t *rocksdb_get_pinned_cf(rocksdb_t *db,
-                                               const rocksdb_readoptions_t *options,
-                                               rocksdb_column_family_handle_t *column_family,
-                                               const char *key,
-                                               size_t keylen,
-                                               char **errptr);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_get_pinned_cf_v2` in `*errptr` and returns NULL.
- */
-rocksdb_pinnable_handle_t *rocksdb_get_pinned_cf_v2(rocksdb_t *db,
-                                                    const rocksdb_readoptions_t *options,
-                                                    rocksdb_column_family_handle_t *column_family,
-                                                    const char *key,
-                                                    size_t keylen,
-                                                    char **errptr);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_get_pinned_v2` in `*errptr` and returns NULL.
- */
-rocksdb_pinnable_handle_t *rocksdb_get_pinned_v2(rocksdb_t *db,
-                                                 const rocksdb_readoptions_t *options,
-                                                 const char *key,
-                                                 size_t keylen,
-                                                 char **errptr);
 
 /*
  Not implemented in solistore: stores `Not implemented: rocksdb_get_updates_since` in `*errptr` and returns NULL.
@@ -2526,116 +2969,9 @@ void rocksdb_ingestexternalfileoptions_set_snapshot_consistency(rocksdb_ingestex
                                                                 unsigned char snapshot_consistency);
 
 /*
- Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
- */
-void rocksdb_iter_destroy(rocksdb_iterator_t *iterator);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_iter_get_error` in `*errptr`.
- */
-void rocksdb_iter_get_error(const rocksdb_iterator_t *iterator, char **errptr);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-const char *rocksdb_iter_key(const rocksdb_iterator_t *iterator, size_t *klen);
-
-/*
- Not implemented in solistore: returns an empty slice `{NULL, 0}`.
- */
-rocksdb_slice_t rocksdb_iter_key_slice(const rocksdb_iterator_t *iter);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_iter_next(rocksdb_iterator_t *iterator);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_iter_prev(rocksdb_iterator_t *iterator);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_iter_refresh` in `*errptr`.
- */
-void rocksdb_iter_refresh(const rocksdb_iterator_t *iter, char **errptr);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_iter_seek(rocksdb_iterator_t *iterator, const char *k, size_t klen);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_iter_seek_for_prev(rocksdb_iterator_t *iterator, const char *k, size_t klen);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_iter_seek_to_first(rocksdb_iterator_t *iterator);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_iter_seek_to_last(rocksdb_iterator_t *iterator);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-const char *rocksdb_iter_timestamp(const rocksdb_iterator_t *iterator, size_t *tslen);
-
-/*
- Not implemented in solistore: returns an empty slice `{NULL, 0}`.
- */
-rocksdb_slice_t rocksdb_iter_timestamp_slice(const rocksdb_iterator_t *iter);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_iter_valid(const rocksdb_iterator_t *iterator);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-const char *rocksdb_iter_value(const rocksdb_iterator_t *iterator, size_t *vlen);
-
-/*
- Not implemented in solistore: returns an empty slice `{NULL, 0}`.
- */
-rocksdb_slice_t rocksdb_iter_value_slice(const rocksdb_iterator_t *iter);
-
-/*
  Not implemented in solistore: stores `Not implemented: rocksdb_jemalloc_nodump_allocator_create` in `*errptr` and returns NULL.
  */
 rocksdb_memory_allocator_t *rocksdb_jemalloc_nodump_allocator_create(char **errptr);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_key_may_exist(rocksdb_t *db,
-                                    const rocksdb_readoptions_t *options,
-                                    const char *key,
-                                    size_t key_len,
-                                    char **value,
-                                    size_t *val_len,
-                                    const char *timestamp,
-                                    size_t timestamp_len,
-                                    unsigned char *value_found);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_key_may_exist_cf(rocksdb_t *db,
-                                       const rocksdb_readoptions_t *options,
-                                       rocksdb_column_family_handle_t *column_family,
-                                       const char *key,
-                                       size_t key_len,
-                                       char **value,
-                                       size_t *val_len,
-                                       const char *timestamp,
-                                       size_t timestamp_len,
-                                       unsigned char *value_found);
 
 /*
  Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
@@ -2662,14 +2998,6 @@ uint64_t rocksdb_level_metadata_get_size(rocksdb_level_metadata_t *level_meta);
  */
 rocksdb_sst_file_metadata_t *rocksdb_level_metadata_get_sst_file_metadata(rocksdb_level_metadata_t *level_meta,
                                                                           size_t i);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_list_column_families` in `*errptr` and returns NULL.
- */
-char **rocksdb_list_column_families(const rocksdb_options_t *options,
-                                    const char *name,
-                                    size_t *lencf,
-                                    char **errptr);
 
 /*
  Not implemented in solistore: returns NULL.
@@ -2941,29 +3269,6 @@ uint64_t rocksdb_memtableinfo_num_deletes(const rocksdb_memtableinfo_t *memtable
 uint64_t rocksdb_memtableinfo_num_entries(const rocksdb_memtableinfo_t *memtableinfo);
 
 /*
- Not implemented in solistore: stores `Not implemented: rocksdb_merge` in `*errptr`.
- */
-void rocksdb_merge(rocksdb_t *db,
-                   const rocksdb_writeoptions_t *options,
-                   const char *key,
-                   size_t keylen,
-                   const char *val,
-                   size_t vallen,
-                   char **errptr);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_merge_cf` in `*errptr`.
- */
-void rocksdb_merge_cf(rocksdb_t *db,
-                      const rocksdb_writeoptions_t *options,
-                      rocksdb_column_family_handle_t *column_family,
-                      const char *key,
-                      size_t keylen,
-                      const char *val,
-                      size_t vallen,
-                      char **errptr);
-
-/*
  Not implemented in solistore: returns NULL.
  */
 rocksdb_mergeoperator_t *rocksdb_mergeoperator_create(void *state,
@@ -2997,31 +3302,6 @@ rocksdb_mergeoperator_t *rocksdb_mergeoperator_create(void *state,
 void rocksdb_mergeoperator_destroy(rocksdb_mergeoperator_t *mergeoperator);
 
 /*
- Not implemented in solistore: stores `Not implemented: rocksdb_multi_get` in every `errs[i]`, NULL in every value (and timestamp) entry and 0 in every size entry.
- */
-void rocksdb_multi_get(rocksdb_t *db,
-                       const rocksdb_readoptions_t *options,
-                       size_t num_keys,
-                       const char *const *keys_list,
-                       const size_t *keys_list_sizes,
-                       char **values_list,
-                       size_t *values_list_sizes,
-                       char **errs);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_multi_get_cf` in every `errs[i]`, NULL in every value (and timestamp) entry and 0 in every size entry.
- */
-void rocksdb_multi_get_cf(rocksdb_t *db,
-                          const rocksdb_readoptions_t *options,
-                          const rocksdb_column_family_handle_t *const *column_families,
-                          size_t num_keys,
-                          const char *const *keys_list,
-                          const size_t *keys_list_sizes,
-                          char **values_list,
-                          size_t *values_list_sizes,
-                          char **errs);
-
-/*
  Not implemented in solistore: stores `Not implemented: rocksdb_multi_get_cf_with_ts` in every `errs[i]`, NULL in every value (and timestamp) entry and 0 in every size entry.
  */
 void rocksdb_multi_get_cf_with_ts(rocksdb_t *db,
@@ -3049,11 +3329,6 @@ void rocksdb_multi_get_with_ts(rocksdb_t *db,
                                char **timestamp_list,
                                size_t *timestamp_list_sizes,
                                char **errs);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_open` in `*errptr` and returns NULL.
- */
-rocksdb_t *rocksdb_open(const rocksdb_options_t *options, const char *name, char **errptr);
 
 /*
  Not implemented in solistore: stores `Not implemented: rocksdb_open_and_compact` in `*errptr` and returns NULL.
@@ -3149,17 +3424,6 @@ rocksdb_t *rocksdb_open_as_secondary_column_families(const rocksdb_options_t *op
                                                      char **errptr);
 
 /*
- Not implemented in solistore: stores `Not implemented: rocksdb_open_column_families` in `*errptr` and returns NULL.
- */
-rocksdb_t *rocksdb_open_column_families(const rocksdb_options_t *options,
-                                        const char *name,
-                                        int num_column_families,
-                                        const char *const *column_family_names,
-                                        const rocksdb_options_t *const *column_family_options,
-                                        rocksdb_column_family_handle_t **column_family_handles,
-                                        char **errptr);
-
-/*
  Not implemented in solistore: stores `Not implemented: rocksdb_open_column_families_with_ttl` in `*errptr` and returns NULL.
  */
 rocksdb_t *rocksdb_open_column_families_with_ttl(const rocksdb_options_t *options,
@@ -3170,26 +3434,6 @@ rocksdb_t *rocksdb_open_column_families_with_ttl(const rocksdb_options_t *option
                                                  rocksdb_column_family_handle_t **column_family_handles,
                                                  const int *ttls,
                                                  char **errptr);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_open_for_read_only` in `*errptr` and returns NULL.
- */
-rocksdb_t *rocksdb_open_for_read_only(const rocksdb_options_t *options,
-                                      const char *name,
-                                      unsigned char error_if_wal_file_exists,
-                                      char **errptr);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_open_for_read_only_column_families` in `*errptr` and returns NULL.
- */
-rocksdb_t *rocksdb_open_for_read_only_column_families(const rocksdb_options_t *options,
-                                                      const char *name,
-                                                      int num_column_families,
-                                                      const char *const *column_family_names,
-                                                      const rocksdb_options_t *const *column_family_options,
-                                                      rocksdb_column_family_handle_t **column_family_handles,
-                                                      unsigned char error_if_wal_file_exists,
-                                                      char **errptr);
 
 /*
  Not implemented in solistore: stores `Not implemented: rocksdb_open_with_ttl` in `*errptr` and returns NULL.
@@ -4728,75 +4972,6 @@ char *rocksdb_perfcontext_report(rocksdb_perfcontext_t *context,
 void rocksdb_perfcontext_reset(rocksdb_perfcontext_t *context);
 
 /*
- Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
- */
-void rocksdb_pinnable_handle_destroy(rocksdb_pinnable_handle_t *handle);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-const char *rocksdb_pinnable_handle_get_value(const rocksdb_pinnable_handle_t *handle,
-                                              size_t *vallen);
-
-/*
- Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
- */
-void rocksdb_pinnableslice_destroy(rocksdb_pinnableslice_t *v);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-const char *rocksdb_pinnableslice_value(const rocksdb_pinnableslice_t *t, size_t *vlen);
-
-/*
- Not implemented in solistore: returns -1 (property unknown).
- */
-int rocksdb_property_int(rocksdb_t *db, const char *propname, uint64_t *out_val);
-
-/*
- Not implemented in solistore: returns -1 (property unknown).
- */
-int rocksdb_property_int_cf(rocksdb_t *db,
-                            rocksdb_column_family_handle_t *column_family,
-                            const char *propname,
-                            uint64_t *out_val);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-char *rocksdb_property_value(rocksdb_t *db, const char *propname);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-char *rocksdb_property_value_cf(rocksdb_t *db,
-                                rocksdb_column_family_handle_t *column_family,
-                                const char *propname);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_put` in `*errptr`.
- */
-void rocksdb_put(rocksdb_t *db,
-                 const rocksdb_writeoptions_t *options,
-                 const char *key,
-                 size_t keylen,
-                 const char *val,
-                 size_t vallen,
-                 char **errptr);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_put_cf` in `*errptr`.
- */
-void rocksdb_put_cf(rocksdb_t *db,
-                    const rocksdb_writeoptions_t *options,
-                    rocksdb_column_family_handle_t *column_family,
-                    const char *key,
-                    size_t keylen,
-                    const char *val,
-                    size_t vallen,
-                    char **errptr);
-
-/*
  Not implemented in solistore: stores `Not implemented: rocksdb_put_cf_with_ts` in `*errptr`.
  */
 void rocksdb_put_cf_with_ts(rocksdb_t *db,
@@ -4850,210 +5025,6 @@ rocksdb_ratelimiter_t *rocksdb_ratelimiter_create_with_mode(int64_t rate_bytes_p
  Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
  */
 void rocksdb_ratelimiter_destroy(rocksdb_ratelimiter_t *ratelimiter);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_readoptions_t *rocksdb_readoptions_create(void);
-
-/*
- Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
- */
-void rocksdb_readoptions_destroy(rocksdb_readoptions_t *readoptions);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_readoptions_get_async_io(rocksdb_readoptions_t *readoptions);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_readoptions_get_background_purge_on_iterator_cleanup(rocksdb_readoptions_t *readoptions);
-
-/*
- Not implemented in solistore: returns 0.
- */
-uint64_t rocksdb_readoptions_get_deadline(rocksdb_readoptions_t *readoptions);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_readoptions_get_fill_cache(rocksdb_readoptions_t *readoptions);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_readoptions_get_ignore_range_deletions(rocksdb_readoptions_t *readoptions);
-
-/*
- Not implemented in solistore: returns 0.
- */
-uint64_t rocksdb_readoptions_get_io_timeout(rocksdb_readoptions_t *readoptions);
-
-/*
- Not implemented in solistore: returns 0.
- */
-uint64_t rocksdb_readoptions_get_max_skippable_internal_keys(rocksdb_readoptions_t *readoptions);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_readoptions_get_pin_data(rocksdb_readoptions_t *readoptions);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_readoptions_get_prefix_same_as_start(rocksdb_readoptions_t *readoptions);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_readoptions_get_read_tier(rocksdb_readoptions_t *readoptions);
-
-/*
- Not implemented in solistore: returns 0.
- */
-size_t rocksdb_readoptions_get_readahead_size(rocksdb_readoptions_t *readoptions);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_readoptions_get_tailing(rocksdb_readoptions_t *readoptions);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_readoptions_get_total_order_seek(rocksdb_readoptions_t *readoptions);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_readoptions_get_verify_checksums(rocksdb_readoptions_t *readoptions);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_readoptions_set_async_io(rocksdb_readoptions_t *readoptions, unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_readoptions_set_auto_readahead_size(rocksdb_readoptions_t *readoptions,
-                                                 unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_readoptions_set_background_purge_on_iterator_cleanup(rocksdb_readoptions_t *readoptions,
-                                                                  unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_readoptions_set_deadline(rocksdb_readoptions_t *readoptions, uint64_t microseconds);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_readoptions_set_fill_cache(rocksdb_readoptions_t *readoptions, unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_readoptions_set_ignore_range_deletions(rocksdb_readoptions_t *readoptions,
-                                                    unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_readoptions_set_io_timeout(rocksdb_readoptions_t *readoptions, uint64_t microseconds);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_readoptions_set_iter_start_ts(rocksdb_readoptions_t *readoptions,
-                                           const char *ts,
-                                           size_t tslen);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_readoptions_set_iterate_lower_bound(rocksdb_readoptions_t *readoptions,
-                                                 const char *key,
-                                                 size_t keylen);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_readoptions_set_iterate_upper_bound(rocksdb_readoptions_t *readoptions,
-                                                 const char *key,
-                                                 size_t keylen);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_readoptions_set_managed(rocksdb_readoptions_t *readoptions, unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_readoptions_set_max_skippable_internal_keys(rocksdb_readoptions_t *readoptions,
-                                                         uint64_t v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_readoptions_set_pin_data(rocksdb_readoptions_t *readoptions, unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_readoptions_set_prefix_same_as_start(rocksdb_readoptions_t *readoptions,
-                                                  unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_readoptions_set_read_tier(rocksdb_readoptions_t *readoptions, int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_readoptions_set_readahead_size(rocksdb_readoptions_t *readoptions, size_t v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_readoptions_set_snapshot(rocksdb_readoptions_t *readoptions,
-                                      const rocksdb_snapshot_t *snapshot);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_readoptions_set_tailing(rocksdb_readoptions_t *readoptions, unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_readoptions_set_timestamp(rocksdb_readoptions_t *readoptions,
-                                       const char *ts,
-                                       size_t tslen);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_readoptions_set_total_order_seek(rocksdb_readoptions_t *readoptions, unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_readoptions_set_verify_checksums(rocksdb_readoptions_t *readoptions, unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_release_snapshot(rocksdb_t *db, const rocksdb_snapshot_t *snapshot);
 
 /*
  Not implemented in solistore: stores `Not implemented: rocksdb_repair_db` in `*errptr`.
@@ -5174,11 +5145,6 @@ rocksdb_slicetransform_t *rocksdb_slicetransform_create_noop(void);
  Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
  */
 void rocksdb_slicetransform_destroy(rocksdb_slicetransform_t *slicetransform);
-
-/*
- Not implemented in solistore: returns 0.
- */
-uint64_t rocksdb_snapshot_get_sequence_number(const rocksdb_snapshot_t *snapshot);
 
 /*
  Not implemented in solistore: returns NULL.
@@ -6314,14 +6280,6 @@ void rocksdb_wal_iter_status(const rocksdb_wal_iterator_t *iter, char **errptr);
 unsigned char rocksdb_wal_iter_valid(const rocksdb_wal_iterator_t *wal_iterator);
 
 /*
- Not implemented in solistore: stores `Not implemented: rocksdb_write` in `*errptr`.
- */
-void rocksdb_write(rocksdb_t *db,
-                   const rocksdb_writeoptions_t *options,
-                   rocksdb_writebatch_t *batch,
-                   char **errptr);
-
-/*
  Not implemented in solistore: returns 0.
  */
 size_t rocksdb_write_buffer_manager_buffer_size(rocksdb_write_buffer_manager_t *wbm);
@@ -6392,243 +6350,12 @@ void rocksdb_write_writebatch_wi(rocksdb_t *db,
 /*
  Not implemented in solistore: does nothing.
  */
-void rocksdb_writebatch_clear(rocksdb_writebatch_t *writebatch);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_writebatch_count(rocksdb_writebatch_t *writebatch);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_writebatch_t *rocksdb_writebatch_create(void);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_writebatch_t *rocksdb_writebatch_create_from(const char *rep, size_t size);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_writebatch_t *rocksdb_writebatch_create_with_params(size_t reserved_bytes,
-                                                            size_t max_bytes,
-                                                            size_t protection_bytes_per_key,
-                                                            size_t default_cf_ts_sz);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-const char *rocksdb_writebatch_data(rocksdb_writebatch_t *writebatch, size_t *size);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_delete(rocksdb_writebatch_t *writebatch, const char *key, size_t klen);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_delete_cf(rocksdb_writebatch_t *writebatch,
-                                  rocksdb_column_family_handle_t *column_family,
-                                  const char *key,
-                                  size_t klen);
-
-/*
- Not implemented in solistore: does nothing.
- */
 void rocksdb_writebatch_delete_cf_with_ts(rocksdb_writebatch_t *writebatch,
                                           rocksdb_column_family_handle_t *column_family,
                                           const char *key,
                                           size_t klen,
                                           const char *ts,
                                           size_t tslen);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_delete_range(rocksdb_writebatch_t *b,
-                                     const char *start_key,
-                                     size_t start_key_len,
-                                     const char *end_key,
-                                     size_t end_key_len);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_delete_range_cf(rocksdb_writebatch_t *b,
-                                        rocksdb_column_family_handle_t *column_family,
-                                        const char *start_key,
-                                        size_t start_key_len,
-                                        const char *end_key,
-                                        size_t end_key_len);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_delete_rangev(rocksdb_writebatch_t *b,
-                                      int num_keys,
-                                      const char *const *start_keys_list,
-                                      const size_t *start_keys_list_sizes,
-                                      const char *const *end_keys_list,
-                                      const size_t *end_keys_list_sizes);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_delete_rangev_cf(rocksdb_writebatch_t *b,
-                                         rocksdb_column_family_handle_t *column_family,
-                                         int num_keys,
-                                         const char *const *start_keys_list,
-                                         const size_t *start_keys_list_sizes,
-                                         const char *const *end_keys_list,
-                                         const size_t *end_keys_list_sizes);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_deletev(rocksdb_writebatch_t *b,
-                                int num_keys,
-                                const char *const *keys_list,
-                                const size_t *keys_list_sizes);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_deletev_cf(rocksdb_writebatch_t *b,
-                                   rocksdb_column_family_handle_t *column_family,
-                                   int num_keys,
-                                   const char *const *keys_list,
-                                   const size_t *keys_list_sizes);
-
-/*
- Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
- */
-void rocksdb_writebatch_destroy(rocksdb_writebatch_t *writebatch);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_iterate(rocksdb_writebatch_t *writebatch,
-                                void *state,
-                                void (*put)(void*, const char*, size_t, const char*, size_t),
-                                void (*deleted)(void*, const char*, size_t));
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_iterate_cf(rocksdb_writebatch_t *writebatch,
-                                   void *state,
-                                   void (*put_cf)(void*,
-                                                  uint32_t,
-                                                  const char*,
-                                                  size_t,
-                                                  const char*,
-                                                  size_t),
-                                   void (*deleted_cf)(void*, uint32_t, const char*, size_t),
-                                   void (*merge_cf)(void*,
-                                                    uint32_t,
-                                                    const char*,
-                                                    size_t,
-                                                    const char*,
-                                                    size_t));
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_iterate_cf_ld(rocksdb_writebatch_t *writebatch,
-                                      void *state,
-                                      void (*put_cf)(void*,
-                                                     uint32_t,
-                                                     const char*,
-                                                     size_t,
-                                                     const char*,
-                                                     size_t),
-                                      void (*deleted_cf)(void*, uint32_t, const char*, size_t),
-                                      void (*merge_cf)(void*,
-                                                       uint32_t,
-                                                       const char*,
-                                                       size_t,
-                                                       const char*,
-                                                       size_t),
-                                      void (*log_data)(void*, const char*, size_t));
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_iterate_ld(rocksdb_writebatch_t *writebatch,
-                                   void *state,
-                                   void (*put)(void*, const char*, size_t, const char*, size_t),
-                                   void (*deleted)(void*, const char*, size_t),
-                                   void (*log_data)(void*, const char*, size_t));
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_merge(rocksdb_writebatch_t *writebatch,
-                              const char *key,
-                              size_t klen,
-                              const char *val,
-                              size_t vlen);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_merge_cf(rocksdb_writebatch_t *writebatch,
-                                 rocksdb_column_family_handle_t *column_family,
-                                 const char *key,
-                                 size_t klen,
-                                 const char *val,
-                                 size_t vlen);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_mergev(rocksdb_writebatch_t *b,
-                               int num_keys,
-                               const char *const *keys_list,
-                               const size_t *keys_list_sizes,
-                               int num_values,
-                               const char *const *values_list,
-                               const size_t *values_list_sizes);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_mergev_cf(rocksdb_writebatch_t *b,
-                                  rocksdb_column_family_handle_t *column_family,
-                                  int num_keys,
-                                  const char *const *keys_list,
-                                  const size_t *keys_list_sizes,
-                                  int num_values,
-                                  const char *const *values_list,
-                                  const size_t *values_list_sizes);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_writebatch_pop_save_point` in `*errptr`.
- */
-void rocksdb_writebatch_pop_save_point(rocksdb_writebatch_t *writebatch,
-                                       char **errptr);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_put(rocksdb_writebatch_t *writebatch,
-                            const char *key,
-                            size_t klen,
-                            const char *val,
-                            size_t vlen);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_put_cf(rocksdb_writebatch_t *writebatch,
-                               rocksdb_column_family_handle_t *column_family,
-                               const char *key,
-                               size_t klen,
-                               const char *val,
-                               size_t vlen);
 
 /*
  Not implemented in solistore: does nothing.
@@ -6641,60 +6368,6 @@ void rocksdb_writebatch_put_cf_with_ts(rocksdb_writebatch_t *writebatch,
                                        size_t tslen,
                                        const char *val,
                                        size_t vlen);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_put_log_data(rocksdb_writebatch_t *writebatch,
-                                     const char *blob,
-                                     size_t len);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_putv(rocksdb_writebatch_t *b,
-                             int num_keys,
-                             const char *const *keys_list,
-                             const size_t *keys_list_sizes,
-                             int num_values,
-                             const char *const *values_list,
-                             const size_t *values_list_sizes);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_putv_cf(rocksdb_writebatch_t *b,
-                                rocksdb_column_family_handle_t *column_family,
-                                int num_keys,
-                                const char *const *keys_list,
-                                const size_t *keys_list_sizes,
-                                int num_values,
-                                const char *const *values_list,
-                                const size_t *values_list_sizes);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_writebatch_rollback_to_save_point` in `*errptr`.
- */
-void rocksdb_writebatch_rollback_to_save_point(rocksdb_writebatch_t *writebatch,
-                                               char **errptr);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_set_save_point(rocksdb_writebatch_t *writebatch);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_singledelete(rocksdb_writebatch_t *b, const char *key, size_t klen);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_singledelete_cf(rocksdb_writebatch_t *b,
-                                        rocksdb_column_family_handle_t *column_family,
-                                        const char *key,
-                                        size_t klen);
 
 /*
  Not implemented in solistore: does nothing.
@@ -7059,78 +6732,6 @@ void rocksdb_writebatch_wi_update_timestamps(rocksdb_writebatch_wi_t *wbwi,
 /*
  Not implemented in solistore: returns NULL.
  */
-rocksdb_writeoptions_t *rocksdb_writeoptions_create(void);
-
-/*
- Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
- */
-void rocksdb_writeoptions_destroy(rocksdb_writeoptions_t *writeoptions);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writeoptions_disable_WAL(rocksdb_writeoptions_t *opt, int disable);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_writeoptions_get_disable_WAL(rocksdb_writeoptions_t *opt);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_writeoptions_get_ignore_missing_column_families(rocksdb_writeoptions_t *writeoptions);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_writeoptions_get_low_pri(rocksdb_writeoptions_t *writeoptions);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_writeoptions_get_memtable_insert_hint_per_batch(rocksdb_writeoptions_t *writeoptions);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_writeoptions_get_no_slowdown(rocksdb_writeoptions_t *writeoptions);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_writeoptions_get_sync(rocksdb_writeoptions_t *writeoptions);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writeoptions_set_ignore_missing_column_families(rocksdb_writeoptions_t *writeoptions,
-                                                             unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writeoptions_set_low_pri(rocksdb_writeoptions_t *writeoptions, unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writeoptions_set_memtable_insert_hint_per_batch(rocksdb_writeoptions_t *writeoptions,
-                                                             unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writeoptions_set_no_slowdown(rocksdb_writeoptions_t *writeoptions, unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writeoptions_set_sync(rocksdb_writeoptions_t *writeoptions, unsigned char v);
-
-/*
- Not implemented in solistore: returns NULL.
- */
 const char *rocksdb_writestallinfo_cf_name(const rocksdb_writestallinfo_t *writestallinfo,
                                            size_t *arg1);
 
@@ -7143,6 +6744,1046 @@ const rocksdb_writestallcondition_t *rocksdb_writestallinfo_cur(const rocksdb_wr
  Not implemented in solistore: returns NULL.
  */
 const rocksdb_writestallcondition_t *rocksdb_writestallinfo_prev(const rocksdb_writestallinfo_t *writestallinfo);
+
+/*
+ Creates an iterator over the default column family, reading as of the options' snapshot
+ (or now: later writes are not seen). Unpositioned: seek before use. Returns a handle owned
+ by the caller (`rocksdb_iter_destroy`), or NULL for a NULL argument.
+
+ # Safety
+ `db` and `options` must be NULL or live handles.
+ */
+rocksdb_iterator_t *rocksdb_create_iterator(rocksdb_t *db, const rocksdb_readoptions_t *options);
+
+/*
+ `rocksdb_create_iterator` over `column_family`.
+
+ # Safety
+ `db`, `options` and `column_family` must be NULL or live handles.
+ */
+rocksdb_iterator_t *rocksdb_create_iterator_cf(rocksdb_t *db,
+                                               const rocksdb_readoptions_t *options,
+                                               rocksdb_column_family_handle_t *column_family);
+
+/*
+ Creates `size` iterators, `iterators[i]` over `column_families[i]`, all reading at one
+ consistent point. On error `*errptr` is set and `iterators` is left untouched.
+
+ # Safety
+ `db`, `opts` must be NULL or live handles; `column_families` holds `size` live handles;
+ `iterators` holds `size` writable entries; `errptr` NULL or a valid errptr.
+ */
+void rocksdb_create_iterators(rocksdb_t *db,
+                              rocksdb_readoptions_t *opts,
+                              rocksdb_column_family_handle_t **column_families,
+                              rocksdb_iterator_t **iterators,
+                              size_t size,
+                              char **errptr);
+
+/*
+ Frees an iterator. NULL is a no-op; safe after `rocksdb_close`.
+
+ # Safety
+ `iter` must be NULL or a live iterator handle, not used again.
+ */
+void rocksdb_iter_destroy(rocksdb_iterator_t *iter);
+
+/*
+ 1 when the iterator is positioned at an entry; 0 otherwise (past either end, after an
+ error, or NULL).
+
+ # Safety
+ `iter` must be NULL or a live iterator handle.
+ */
+unsigned char rocksdb_iter_valid(const rocksdb_iterator_t *iter);
+
+/*
+ Positions at the first key (at or after the lower bound).
+
+ # Safety
+ `iter` must be NULL or a live iterator handle.
+ */
+void rocksdb_iter_seek_to_first(rocksdb_iterator_t *iter);
+
+/*
+ Positions at the last key (before the upper bound).
+
+ # Safety
+ `iter` must be NULL or a live iterator handle.
+ */
+void rocksdb_iter_seek_to_last(rocksdb_iterator_t *iter);
+
+/*
+ Positions at the first key `>= k`. `(NULL, 0)` is the empty key.
+
+ # Safety
+ `iter` must be NULL or a live iterator handle; `k` must address `klen` bytes.
+ */
+void rocksdb_iter_seek(rocksdb_iterator_t *iter, const char *k, size_t klen);
+
+/*
+ Positions at the last key `<= k`.
+
+ # Safety
+ As `rocksdb_iter_seek`.
+ */
+void rocksdb_iter_seek_for_prev(rocksdb_iterator_t *iter, const char *k, size_t klen);
+
+/*
+ Moves to the next key. The iterator must be valid (as in RocksDB; here an invalid one is
+ left as is).
+
+ # Safety
+ `iter` must be NULL or a live iterator handle.
+ */
+void rocksdb_iter_next(rocksdb_iterator_t *iter);
+
+/*
+ Moves to the previous key. The iterator must be valid (an invalid one is left as is).
+
+ # Safety
+ `iter` must be NULL or a live iterator handle.
+ */
+void rocksdb_iter_prev(rocksdb_iterator_t *iter);
+
+/*
+ The current key (not NUL-terminated), length in `*klen`. Borrowed: valid until the
+ iterator moves, is refreshed or destroyed. NULL (`*klen = 0`) when not valid.
+
+ # Safety
+ `iter` must be NULL or a live iterator handle, `klen` NULL or writable.
+ */
+const char *rocksdb_iter_key(const rocksdb_iterator_t *iter, size_t *klen);
+
+/*
+ The current value, length in `*vlen`; borrowed like `rocksdb_iter_key`.
+
+ # Safety
+ `iter` must be NULL or a live iterator handle, `vlen` NULL or writable.
+ */
+const char *rocksdb_iter_value(const rocksdb_iterator_t *iter, size_t *vlen);
+
+/*
+ The current entry's user-defined timestamp. solistore has none: an empty string (length
+ 0) when valid, NULL otherwise.
+
+ # Safety
+ `iter` must be NULL or a live iterator handle, `tslen` NULL or writable.
+ */
+const char *rocksdb_iter_timestamp(const rocksdb_iterator_t *iter, size_t *tslen);
+
+/*
+ The current key as a slice by value; borrowed like `rocksdb_iter_key`.
+
+ # Safety
+ `iter` must be NULL or a live iterator handle.
+ */
+rocksdb_slice_t rocksdb_iter_key_slice(const rocksdb_iterator_t *iter);
+
+/*
+ The current value as a slice by value; borrowed like `rocksdb_iter_value`.
+
+ # Safety
+ `iter` must be NULL or a live iterator handle.
+ */
+rocksdb_slice_t rocksdb_iter_value_slice(const rocksdb_iterator_t *iter);
+
+/*
+ The current timestamp as a slice (always empty here, see `rocksdb_iter_timestamp`).
+
+ # Safety
+ `iter` must be NULL or a live iterator handle.
+ */
+rocksdb_slice_t rocksdb_iter_timestamp_slice(const rocksdb_iterator_t *iter);
+
+/*
+ Stores the iterator's error in `*errptr` (e.g. `Corruption: Error: Could not perform
+ merge.`); leaves it untouched when there is none.
+
+ # Safety
+ `iter` must be NULL or a live iterator handle, `errptr` NULL or a valid errptr.
+ */
+void rocksdb_iter_get_error(const rocksdb_iterator_t *iter, char **errptr);
+
+/*
+ Rebuilds the iterator on the DB's latest state; it is left unpositioned. An iterator
+ created with a snapshot cannot be refreshed: `Not implemented: Creating renew iterator is
+ not allowed.` (RocksDB's text).
+
+ # Safety
+ `iter` must be NULL or a live iterator handle not used by another thread meanwhile (the
+ C prototype says `const`, but the cursor is replaced), `errptr` NULL or a valid errptr.
+ */
+void rocksdb_iter_refresh(const rocksdb_iterator_t *iter, char **errptr);
+
+/*
+ Creates read options with RocksDB's defaults. Returns a handle owned by the caller;
+ release it with `rocksdb_readoptions_destroy`. Never NULL.
+
+ # Safety
+ No preconditions.
+ */
+rocksdb_readoptions_t *rocksdb_readoptions_create(void);
+
+/*
+ Destroys read options. NULL is a no-op. A snapshot set on them is not released.
+
+ # Safety
+ `opt` must be NULL or a handle from `rocksdb_readoptions_create`, not used again.
+ */
+void rocksdb_readoptions_destroy(rocksdb_readoptions_t *opt);
+
+/*
+ Verifies block checksums on reads (default on).
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+void rocksdb_readoptions_set_verify_checksums(rocksdb_readoptions_t *opt, unsigned char v);
+
+/*
+ Returns `verify_checksums` (0 for a NULL handle).
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+unsigned char rocksdb_readoptions_get_verify_checksums(rocksdb_readoptions_t *opt);
+
+/*
+ Whether blocks read are added to the block cache (default on).
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+void rocksdb_readoptions_set_fill_cache(rocksdb_readoptions_t *opt, unsigned char v);
+
+/*
+ Returns `fill_cache` (0 for a NULL handle).
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+unsigned char rocksdb_readoptions_get_fill_cache(rocksdb_readoptions_t *opt);
+
+/*
+ Reads as of `snap` (NULL clears it and reads the latest state). The snapshot is borrowed:
+ as in RocksDB, release it only after the last read that uses these options.
+
+ # Safety
+ `opt` must be NULL or a live read options handle; `snap` NULL or a live snapshot.
+ */
+void rocksdb_readoptions_set_snapshot(rocksdb_readoptions_t *opt, const rocksdb_snapshot_t *snap);
+
+/*
+ Sets the exclusive upper bound of iterators; the bytes are copied. `(NULL, 0)` clears it.
+
+ # Safety
+ `opt` must be NULL or a live read options handle; a non-NULL `key` must address
+ `keylen` bytes.
+ */
+void rocksdb_readoptions_set_iterate_upper_bound(rocksdb_readoptions_t *opt,
+                                                 const char *key,
+                                                 size_t keylen);
+
+/*
+ Sets the inclusive lower bound of iterators; the bytes are copied. `(NULL, 0)` clears it.
+
+ # Safety
+ `opt` must be NULL or a live read options handle; a non-NULL `key` must address
+ `keylen` bytes.
+ */
+void rocksdb_readoptions_set_iterate_lower_bound(rocksdb_readoptions_t *opt,
+                                                 const char *key,
+                                                 size_t keylen);
+
+/*
+ Which tier a read may reach (0 all, 1 block cache, 2 persisted, 3 memtable).
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+void rocksdb_readoptions_set_read_tier(rocksdb_readoptions_t *opt, int v);
+
+/*
+ Returns the read tier (0 for a NULL handle).
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+int rocksdb_readoptions_get_read_tier(rocksdb_readoptions_t *opt);
+
+/*
+ Tailing iterators see writes made after their creation.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+void rocksdb_readoptions_set_tailing(rocksdb_readoptions_t *opt, unsigned char v);
+
+/*
+ Returns `tailing` (0 for a NULL handle).
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+unsigned char rocksdb_readoptions_get_tailing(rocksdb_readoptions_t *opt);
+
+/*
+ Deprecated upstream (managed iterators were removed); kept for 7.8.3 binaries.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+void rocksdb_readoptions_set_managed(rocksdb_readoptions_t *opt, unsigned char v);
+
+/*
+ Readahead size for iterator reads from tables.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+void rocksdb_readoptions_set_readahead_size(rocksdb_readoptions_t *opt, size_t v);
+
+/*
+ Returns `readahead_size` (0 for a NULL handle).
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+size_t rocksdb_readoptions_get_readahead_size(rocksdb_readoptions_t *opt);
+
+/*
+ Seeks follow the prefix extractor's domain only within the start key's prefix.
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+void rocksdb_readoptions_set_prefix_same_as_start(rocksdb_readoptions_t *opt, unsigned char v);
+
+/*
+ Returns `prefix_same_as_start` (0 for a NULL handle).
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+unsigned char rocksdb_readoptions_get_prefix_same_as_start(rocksdb_readoptions_t *opt);
+
+/*
+ Keeps iterator keys and values pinned for the iterator's lifetime.
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+void rocksdb_readoptions_set_pin_data(rocksdb_readoptions_t *opt, unsigned char v);
+
+/*
+ Returns `pin_data` (0 for a NULL handle).
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+unsigned char rocksdb_readoptions_get_pin_data(rocksdb_readoptions_t *opt);
+
+/*
+ Ignores the prefix extractor: seeks see the whole key space.
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+void rocksdb_readoptions_set_total_order_seek(rocksdb_readoptions_t *opt, unsigned char v);
+
+/*
+ Returns `total_order_seek` (0 for a NULL handle).
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+unsigned char rocksdb_readoptions_get_total_order_seek(rocksdb_readoptions_t *opt);
+
+/*
+ How many internal keys an iterator may skip before it gives up with `Incomplete`
+ (0 = no limit).
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+void rocksdb_readoptions_set_max_skippable_internal_keys(rocksdb_readoptions_t *opt, uint64_t v);
+
+/*
+ Returns `max_skippable_internal_keys` (0 for a NULL handle).
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+uint64_t rocksdb_readoptions_get_max_skippable_internal_keys(rocksdb_readoptions_t *opt);
+
+/*
+ Deletes obsolete files of an iterator in the background when it is destroyed.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+void rocksdb_readoptions_set_background_purge_on_iterator_cleanup(rocksdb_readoptions_t *opt,
+                                                                  unsigned char v);
+
+/*
+ Returns `background_purge_on_iterator_cleanup` (0 for a NULL handle).
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+unsigned char rocksdb_readoptions_get_background_purge_on_iterator_cleanup(rocksdb_readoptions_t *opt);
+
+/*
+ Reads skip range tombstones (faster, and wrong if the DB has any).
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+void rocksdb_readoptions_set_ignore_range_deletions(rocksdb_readoptions_t *opt, unsigned char v);
+
+/*
+ Returns `ignore_range_deletions` (0 for a NULL handle).
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+unsigned char rocksdb_readoptions_get_ignore_range_deletions(rocksdb_readoptions_t *opt);
+
+/*
+ Deadline for the read, in microseconds since the epoch (0 = none).
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+void rocksdb_readoptions_set_deadline(rocksdb_readoptions_t *opt, uint64_t v);
+
+/*
+ Returns the deadline in microseconds (0 for a NULL handle).
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+uint64_t rocksdb_readoptions_get_deadline(rocksdb_readoptions_t *opt);
+
+/*
+ Timeout of each file read, in microseconds (0 = none).
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+void rocksdb_readoptions_set_io_timeout(rocksdb_readoptions_t *opt, uint64_t v);
+
+/*
+ Returns the I/O timeout in microseconds (0 for a NULL handle).
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+uint64_t rocksdb_readoptions_get_io_timeout(rocksdb_readoptions_t *opt);
+
+/*
+ Lets iterators prefetch asynchronously.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+void rocksdb_readoptions_set_async_io(rocksdb_readoptions_t *opt, unsigned char v);
+
+/*
+ Returns `async_io` (0 for a NULL handle).
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+unsigned char rocksdb_readoptions_get_async_io(rocksdb_readoptions_t *opt);
+
+/*
+ Lets iterators grow their readahead automatically (default on). No getter upstream.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+void rocksdb_readoptions_set_auto_readahead_size(rocksdb_readoptions_t *opt, unsigned char v);
+
+/*
+ User-defined timestamp to read as of; the bytes are copied, `(NULL, 0)` clears it.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL or a live read options handle; a non-NULL `ts` must address
+ `tslen` bytes.
+ */
+void rocksdb_readoptions_set_timestamp(rocksdb_readoptions_t *opt, const char *ts, size_t tslen);
+
+/*
+ Lower timestamp bound of iterators; the bytes are copied, `(NULL, 0)` clears it.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL or a live read options handle; a non-NULL `ts` must address
+ `tslen` bytes.
+ */
+void rocksdb_readoptions_set_iter_start_ts(rocksdb_readoptions_t *opt,
+                                           const char *ts,
+                                           size_t tslen);
+
+/*
+ Takes a snapshot of `db`'s current state. Returns a handle owned by the caller (release
+ it with `rocksdb_release_snapshot`), or NULL for a NULL `db`.
+
+ # Safety
+ `db` must be NULL or a live handle from `rocksdb_open*`.
+ */
+const rocksdb_snapshot_t *rocksdb_create_snapshot(rocksdb_t *db);
+
+/*
+ Releases `snapshot` and frees its handle. `db` is not needed (it may even be closed
+ already); a NULL `snapshot` is a no-op.
+
+ # Safety
+ `snapshot` must be NULL or a handle from `rocksdb_create_snapshot`, not used again (nor
+ by read options that still name it).
+ */
+void rocksdb_release_snapshot(rocksdb_t *db, const rocksdb_snapshot_t *snapshot);
+
+/*
+ The sequence number the snapshot reads at (0 for NULL).
+
+ # Safety
+ `snapshot` must be NULL or a live snapshot handle.
+ */
+uint64_t rocksdb_snapshot_get_sequence_number(const rocksdb_snapshot_t *snapshot);
+
+/*
+ Creates an empty batch. Returns a handle owned by the caller; release it with
+ `rocksdb_writebatch_destroy`. Never NULL.
+
+ # Safety
+ No preconditions.
+ */
+rocksdb_writebatch_t *rocksdb_writebatch_create(void);
+
+/*
+ Creates a batch from a serialized rep (as returned by `rocksdb_writebatch_data`; the
+ bytes are copied and, as in RocksDB, not validated here: a malformed rep fails when
+ written or iterated). Returns a handle owned by the caller, or NULL if `rep` is NULL
+ with a non-zero `size`.
+
+ # Safety
+ `rep` must address `size` readable bytes (or be NULL with 0).
+ */
+rocksdb_writebatch_t *rocksdb_writebatch_create_from(const char *rep, size_t size);
+
+/*
+ Creates an empty batch with RocksDB's parameters: `max_bytes` (0 = unlimited) is
+ enforced; `reserved_bytes` is a capacity hint; `protection_bytes_per_key` and
+ `default_cf_ts_sz` are kept but not acted on (no per-key checksums or timestamps yet).
+ Returns a handle owned by the caller. Never NULL.
+
+ # Safety
+ No preconditions.
+ */
+rocksdb_writebatch_t *rocksdb_writebatch_create_with_params(size_t reserved_bytes,
+                                                            size_t max_bytes,
+                                                            size_t protection_bytes_per_key,
+                                                            size_t default_cf_ts_sz);
+
+/*
+ Frees a batch. NULL is a no-op.
+
+ # Safety
+ `b` must be NULL or a live batch handle, not used again.
+ */
+void rocksdb_writebatch_destroy(rocksdb_writebatch_t *b);
+
+/*
+ Removes every record and save point.
+
+ # Safety
+ `b` must be NULL or a live batch handle.
+ */
+void rocksdb_writebatch_clear(rocksdb_writebatch_t *b);
+
+/*
+ The number of counted records (Put, Delete, SingleDelete, Merge, DeleteRange), 0 for
+ NULL.
+
+ # Safety
+ `b` must be NULL or a live batch handle.
+ */
+int rocksdb_writebatch_count(rocksdb_writebatch_t *b);
+
+/*
+ Adds a Put of `key` → `val` for the default column family.
+
+ # Safety
+ `b` must be NULL or a live batch handle; `key`/`val` address `klen`/`vlen` bytes.
+ */
+void rocksdb_writebatch_put(rocksdb_writebatch_t *b,
+                            const char *key,
+                            size_t klen,
+                            const char *val,
+                            size_t vlen);
+
+/*
+ Adds a Put for `column_family`.
+
+ # Safety
+ As `rocksdb_writebatch_put`; `column_family` must be NULL or a live handle.
+ */
+void rocksdb_writebatch_put_cf(rocksdb_writebatch_t *b,
+                               rocksdb_column_family_handle_t *column_family,
+                               const char *key,
+                               size_t klen,
+                               const char *val,
+                               size_t vlen);
+
+/*
+ Adds a Put whose key and value are the concatenations of the given parts.
+
+ # Safety
+ `b` must be NULL or a live batch handle; each list holds its count of entries, each
+ addressing its length in bytes.
+ */
+void rocksdb_writebatch_putv(rocksdb_writebatch_t *b,
+                             int num_keys,
+                             const char *const *keys_list,
+                             const size_t *keys_list_sizes,
+                             int num_values,
+                             const char *const *values_list,
+                             const size_t *values_list_sizes);
+
+/*
+ `rocksdb_writebatch_putv` for `column_family`.
+
+ # Safety
+ As `rocksdb_writebatch_putv`; `column_family` must be NULL or a live handle.
+ */
+void rocksdb_writebatch_putv_cf(rocksdb_writebatch_t *b,
+                                rocksdb_column_family_handle_t *column_family,
+                                int num_keys,
+                                const char *const *keys_list,
+                                const size_t *keys_list_sizes,
+                                int num_values,
+                                const char *const *values_list,
+                                const size_t *values_list_sizes);
+
+/*
+ Adds a Merge operand for the default column family (whether a merge operator exists is
+ checked when the batch is written).
+
+ # Safety
+ As `rocksdb_writebatch_put`.
+ */
+void rocksdb_writebatch_merge(rocksdb_writebatch_t *b,
+                              const char *key,
+                              size_t klen,
+                              const char *val,
+                              size_t vlen);
+
+/*
+ Adds a Merge for `column_family`.
+
+ # Safety
+ As `rocksdb_writebatch_put_cf`.
+ */
+void rocksdb_writebatch_merge_cf(rocksdb_writebatch_t *b,
+                                 rocksdb_column_family_handle_t *column_family,
+                                 const char *key,
+                                 size_t klen,
+                                 const char *val,
+                                 size_t vlen);
+
+/*
+ Adds a Merge whose key and operand are concatenations of parts.
+
+ # Safety
+ As `rocksdb_writebatch_putv`.
+ */
+void rocksdb_writebatch_mergev(rocksdb_writebatch_t *b,
+                               int num_keys,
+                               const char *const *keys_list,
+                               const size_t *keys_list_sizes,
+                               int num_values,
+                               const char *const *values_list,
+                               const size_t *values_list_sizes);
+
+/*
+ `rocksdb_writebatch_mergev` for `column_family`.
+
+ # Safety
+ As `rocksdb_writebatch_putv_cf`.
+ */
+void rocksdb_writebatch_mergev_cf(rocksdb_writebatch_t *b,
+                                  rocksdb_column_family_handle_t *column_family,
+                                  int num_keys,
+                                  const char *const *keys_list,
+                                  const size_t *keys_list_sizes,
+                                  int num_values,
+                                  const char *const *values_list,
+                                  const size_t *values_list_sizes);
+
+/*
+ Adds a Delete of `key` for the default column family.
+
+ # Safety
+ `b` must be NULL or a live batch handle; `key` addresses `klen` bytes.
+ */
+void rocksdb_writebatch_delete(rocksdb_writebatch_t *b, const char *key, size_t klen);
+
+/*
+ Adds a Delete for `column_family`.
+
+ # Safety
+ As `rocksdb_writebatch_delete`; `column_family` must be NULL or a live handle.
+ */
+void rocksdb_writebatch_delete_cf(rocksdb_writebatch_t *b,
+                                  rocksdb_column_family_handle_t *column_family,
+                                  const char *key,
+                                  size_t klen);
+
+/*
+ Adds a SingleDelete of `key` for the default column family.
+
+ # Safety
+ As `rocksdb_writebatch_delete`.
+ */
+void rocksdb_writebatch_singledelete(rocksdb_writebatch_t *b, const char *key, size_t klen);
+
+/*
+ Adds a SingleDelete for `column_family`.
+
+ # Safety
+ As `rocksdb_writebatch_delete_cf`.
+ */
+void rocksdb_writebatch_singledelete_cf(rocksdb_writebatch_t *b,
+                                        rocksdb_column_family_handle_t *column_family,
+                                        const char *key,
+                                        size_t klen);
+
+/*
+ Adds a Delete whose key is the concatenation of the given parts.
+
+ # Safety
+ `b` must be NULL or a live batch handle; the lists hold `num_keys` entries.
+ */
+void rocksdb_writebatch_deletev(rocksdb_writebatch_t *b,
+                                int num_keys,
+                                const char *const *keys_list,
+                                const size_t *keys_list_sizes);
+
+/*
+ `rocksdb_writebatch_deletev` for `column_family`.
+
+ # Safety
+ As `rocksdb_writebatch_deletev`; `column_family` must be NULL or a live handle.
+ */
+void rocksdb_writebatch_deletev_cf(rocksdb_writebatch_t *b,
+                                   rocksdb_column_family_handle_t *column_family,
+                                   int num_keys,
+                                   const char *const *keys_list,
+                                   const size_t *keys_list_sizes);
+
+/*
+ Adds a DeleteRange of `[start_key, end_key)` for the default column family.
+
+ # Safety
+ `b` must be NULL or a live batch handle; each key addresses its length in bytes.
+ */
+void rocksdb_writebatch_delete_range(rocksdb_writebatch_t *b,
+                                     const char *start_key,
+                                     size_t start_key_len,
+                                     const char *end_key,
+                                     size_t end_key_len);
+
+/*
+ `rocksdb_writebatch_delete_range` for `column_family`.
+
+ # Safety
+ As `rocksdb_writebatch_delete_range`; `column_family` must be NULL or a live handle.
+ */
+void rocksdb_writebatch_delete_range_cf(rocksdb_writebatch_t *b,
+                                        rocksdb_column_family_handle_t *column_family,
+                                        const char *start_key,
+                                        size_t start_key_len,
+                                        const char *end_key,
+                                        size_t end_key_len);
+
+/*
+ Adds a DeleteRange whose bounds are concatenations of `num_keys` parts each.
+
+ # Safety
+ `b` must be NULL or a live batch handle; the four lists hold `num_keys` entries.
+ */
+void rocksdb_writebatch_delete_rangev(rocksdb_writebatch_t *b,
+                                      int num_keys,
+                                      const char *const *start_keys_list,
+                                      const size_t *start_keys_list_sizes,
+                                      const char *const *end_keys_list,
+                                      const size_t *end_keys_list_sizes);
+
+/*
+ `rocksdb_writebatch_delete_rangev` for `column_family`.
+
+ # Safety
+ As `rocksdb_writebatch_delete_rangev`; `column_family` must be NULL or a live handle.
+ */
+void rocksdb_writebatch_delete_rangev_cf(rocksdb_writebatch_t *b,
+                                         rocksdb_column_family_handle_t *column_family,
+                                         int num_keys,
+                                         const char *const *start_keys_list,
+                                         const size_t *start_keys_list_sizes,
+                                         const char *const *end_keys_list,
+                                         const size_t *end_keys_list_sizes);
+
+/*
+ Attaches `blob` to the batch: stored in the WAL, never applied, not counted.
+
+ # Safety
+ `b` must be NULL or a live batch handle; `blob` addresses `len` bytes.
+ */
+void rocksdb_writebatch_put_log_data(rocksdb_writebatch_t *b, const char *blob, size_t len);
+
+/*
+ The batch's serialized rep (RocksDB's format: 12-byte header, then records), length in
+ `*size`. Borrowed: valid until the batch is changed or destroyed. NULL (`*size = 0`) for
+ a NULL batch.
+
+ # Safety
+ `b` must be NULL or a live batch handle, `size` NULL or writable.
+ */
+const char *rocksdb_writebatch_data(rocksdb_writebatch_t *b, size_t *size);
+
+/*
+ Remembers the current state so that `rocksdb_writebatch_rollback_to_save_point` can
+ return to it. Save points nest.
+
+ # Safety
+ `b` must be NULL or a live batch handle.
+ */
+void rocksdb_writebatch_set_save_point(rocksdb_writebatch_t *b);
+
+/*
+ Removes the records added since the most recent save point and pops it. Without one,
+ sets `*errptr` to `NotFound: `.
+
+ # Safety
+ `b` must be NULL or a live batch handle, `errptr` NULL or a valid errptr.
+ */
+void rocksdb_writebatch_rollback_to_save_point(rocksdb_writebatch_t *b, char **errptr);
+
+/*
+ Forgets the most recent save point (keeping the records). Without one, sets `*errptr` to
+ `NotFound: `.
+
+ # Safety
+ `b` must be NULL or a live batch handle, `errptr` NULL or a valid errptr.
+ */
+void rocksdb_writebatch_pop_save_point(rocksdb_writebatch_t *b, char **errptr);
+
+/*
+ Calls `put(state, k, klen, v, vlen)` and `deleted(state, k, klen)` for the batch's
+ default-family Puts and Deletes, in order. Default-family Merges, SingleDeletes and log
+ data are skipped; a record of another family, a DeleteRange or a transaction marker ends
+ the replay (RocksDB's behaviour). The slices are valid during the callback only.
+
+ # Safety
+ `b` must be NULL or a live batch handle; the callbacks must be NULL or functions of
+ these signatures, safe to call with `state`.
+ */
+void rocksdb_writebatch_iterate(rocksdb_writebatch_t *b,
+                                void *state,
+                                void (*put)(void*, const char*, size_t, const char*, size_t),
+                                void (*deleted)(void*, const char*, size_t));
+
+/*
+ `rocksdb_writebatch_iterate` that also reports log data blobs to `log_data`.
+
+ # Safety
+ As `rocksdb_writebatch_iterate`.
+ */
+void rocksdb_writebatch_iterate_ld(rocksdb_writebatch_t *b,
+                                   void *state,
+                                   void (*put)(void*, const char*, size_t, const char*, size_t),
+                                   void (*deleted)(void*, const char*, size_t),
+                                   void (*log_data)(void*, const char*, size_t));
+
+/*
+ Calls `put_cf`, `deleted_cf` and `merge_cf` with the column family id for every Put,
+ Delete and Merge, in order. Default-family SingleDeletes and log data are skipped; a
+ SingleDelete of another family, a DeleteRange or a transaction marker ends the replay.
+
+ # Safety
+ As `rocksdb_writebatch_iterate`.
+ */
+void rocksdb_writebatch_iterate_cf(rocksdb_writebatch_t *b,
+                                   void *state,
+                                   void (*put_cf)(void*,
+                                                  uint32_t,
+                                                  const char*,
+                                                  size_t,
+                                                  const char*,
+                                                  size_t),
+                                   void (*deleted_cf)(void*, uint32_t, const char*, size_t),
+                                   void (*merge_cf)(void*,
+                                                    uint32_t,
+                                                    const char*,
+                                                    size_t,
+                                                    const char*,
+                                                    size_t));
+
+/*
+ `rocksdb_writebatch_iterate_cf` that also reports log data blobs to `log_data`.
+
+ # Safety
+ As `rocksdb_writebatch_iterate`.
+ */
+void rocksdb_writebatch_iterate_cf_ld(rocksdb_writebatch_t *b,
+                                      void *state,
+                                      void (*put_cf)(void*,
+                                                     uint32_t,
+                                                     const char*,
+                                                     size_t,
+                                                     const char*,
+                                                     size_t),
+                                      void (*deleted_cf)(void*, uint32_t, const char*, size_t),
+                                      void (*merge_cf)(void*,
+                                                       uint32_t,
+                                                       const char*,
+                                                       size_t,
+                                                       const char*,
+                                                       size_t),
+                                      void (*log_data)(void*, const char*, size_t));
+
+/*
+ Creates write options with RocksDB's defaults (no sync, WAL on). Returns a handle owned
+ by the caller; release it with `rocksdb_writeoptions_destroy`. Never NULL.
+
+ # Safety
+ No preconditions.
+ */
+rocksdb_writeoptions_t *rocksdb_writeoptions_create(void);
+
+/*
+ Destroys write options. NULL is a no-op.
+
+ # Safety
+ `opt` must be NULL or a handle from `rocksdb_writeoptions_create`, not used again.
+ */
+void rocksdb_writeoptions_destroy(rocksdb_writeoptions_t *opt);
+
+/*
+ Syncs the WAL (fdatasync) before the write returns.
+
+ # Safety
+ `opt` must be NULL or a live write options handle.
+ */
+void rocksdb_writeoptions_set_sync(rocksdb_writeoptions_t *opt, unsigned char v);
+
+/*
+ Returns `sync` (0 for a NULL handle).
+
+ # Safety
+ `opt` must be NULL or a live write options handle.
+ */
+unsigned char rocksdb_writeoptions_get_sync(rocksdb_writeoptions_t *opt);
+
+/*
+ Skips the WAL when `disable` is non-zero: such writes are lost on a crash.
+
+ # Safety
+ `opt` must be NULL or a live write options handle.
+ */
+void rocksdb_writeoptions_disable_WAL(rocksdb_writeoptions_t *opt, int disable);
+
+/*
+ Returns `disable_WAL` (0 for a NULL handle).
+
+ # Safety
+ `opt` must be NULL or a live write options handle.
+ */
+unsigned char rocksdb_writeoptions_get_disable_WAL(rocksdb_writeoptions_t *opt);
+
+/*
+ Records for column families that do not exist (dropped) are skipped instead of failing
+ the write.
+
+ # Safety
+ `opt` must be NULL or a live write options handle.
+ */
+void rocksdb_writeoptions_set_ignore_missing_column_families(rocksdb_writeoptions_t *opt,
+                                                             unsigned char v);
+
+/*
+ Returns `ignore_missing_column_families` (0 for a NULL handle).
+
+ # Safety
+ `opt` must be NULL or a live write options handle.
+ */
+unsigned char rocksdb_writeoptions_get_ignore_missing_column_families(rocksdb_writeoptions_t *opt);
+
+/*
+ Fail with `Incomplete` instead of waiting when the write would stall.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL or a live write options handle.
+ */
+void rocksdb_writeoptions_set_no_slowdown(rocksdb_writeoptions_t *opt, unsigned char v);
+
+/*
+ Returns `no_slowdown` (0 for a NULL handle).
+
+ # Safety
+ `opt` must be NULL or a live write options handle.
+ */
+unsigned char rocksdb_writeoptions_get_no_slowdown(rocksdb_writeoptions_t *opt);
+
+/*
+ Marks the write low priority (throttled first under compaction pressure).
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL or a live write options handle.
+ */
+void rocksdb_writeoptions_set_low_pri(rocksdb_writeoptions_t *opt, unsigned char v);
+
+/*
+ Returns `low_pri` (0 for a NULL handle).
+
+ # Safety
+ `opt` must be NULL or a live write options handle.
+ */
+unsigned char rocksdb_writeoptions_get_low_pri(rocksdb_writeoptions_t *opt);
+
+/*
+ Keeps a memtable insert hint per batch (helps batches of sequential keys).
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL or a live write options handle.
+ */
+void rocksdb_writeoptions_set_memtable_insert_hint_per_batch(rocksdb_writeoptions_t *opt,
+                                                             unsigned char v);
+
+/*
+ Returns `memtable_insert_hint_per_batch` (0 for a NULL handle).
+
+ # Safety
+ `opt` must be NULL or a live write options handle.
+ */
+unsigned char rocksdb_writeoptions_get_memtable_insert_hint_per_batch(rocksdb_writeoptions_t *opt);
 
 #ifdef __cplusplus
 }  // extern "C"
