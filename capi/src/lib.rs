@@ -16,10 +16,20 @@
 )]
 
 pub mod alloc;
+pub mod block_based_options;
+pub mod cache;
 pub mod column_family;
+pub mod compactionfilter;
+pub mod comparator;
 pub mod constants;
+pub mod env;
 pub(crate) mod ffi;
+pub mod filterpolicy;
 pub mod generated;
+pub mod mergeoperator;
 pub mod options;
+pub mod ratelimiter;
+pub mod slicetransform;
 pub(crate) mod status;
 pub mod types;
+pub mod write_buffer_manager;
