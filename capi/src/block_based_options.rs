@@ -55,7 +55,7 @@ pub(crate) struct BlockBasedTableOptions {
     pub(crate) unpartitioned_pinning_tier: c_int,
     pub(crate) block_align: bool,
     pub(crate) separate_key_value_in_data_block: bool,
-    pub(crate) checksum: i8,
+    pub(crate) checksum: c_char,
     /// Shared with every holder (RocksDB's `shared_ptr<Cache>`); None: RocksDB creates an
     /// 8 MiB LRU cache per table factory unless `no_block_cache`.
     pub(crate) block_cache: Option<Arc<Cache>>,
@@ -107,6 +107,9 @@ pub struct rocksdb_block_based_table_options_t {
 
 /// Creates block-based table options with RocksDB's defaults. Release with
 /// `rocksdb_block_based_options_destroy`.
+///
+/// # Safety
+/// No pointer arguments: always safe to call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rocksdb_block_based_options_create(
 ) -> *mut rocksdb_block_based_table_options_t {
@@ -703,7 +706,7 @@ pub unsafe extern "C" fn rocksdb_block_based_options_set_checksum(
         set(
             block_based_table_options,
             "rocksdb_block_based_options_set_checksum",
-            |t| t.opts.checksum = v as i8,
+            |t| t.opts.checksum = v,
         )
     }
 }

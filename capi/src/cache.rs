@@ -79,6 +79,9 @@ pub struct rocksdb_hyper_clock_cache_options_t {
 }
 
 /// Creates an LRU cache of `capacity` bytes. Release with `rocksdb_cache_destroy`.
+///
+/// # Safety
+/// No pointer arguments: always safe to call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rocksdb_cache_create_lru(capacity: usize) -> *mut rocksdb_cache_t {
     ffi::guarded_no_err("rocksdb_cache_create_lru", || {
@@ -88,6 +91,9 @@ pub unsafe extern "C" fn rocksdb_cache_create_lru(capacity: usize) -> *mut rocks
 
 /// Creates an LRU cache of `capacity` bytes that refuses inserts beyond its capacity.
 /// Release with `rocksdb_cache_destroy`.
+///
+/// # Safety
+/// No pointer arguments: always safe to call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rocksdb_cache_create_lru_with_strict_capacity_limit(
     capacity: usize,
@@ -119,6 +125,9 @@ pub unsafe extern "C" fn rocksdb_cache_create_lru_opts(
 /// Creates a HyperClockCache of `capacity` bytes (recorded as such; solistore has no cache
 /// implementation yet). Release with `rocksdb_cache_destroy`.
 /// solistore: stores value only
+///
+/// # Safety
+/// No pointer arguments: always safe to call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rocksdb_cache_create_hyper_clock(
     capacity: usize,
@@ -252,6 +261,9 @@ pub unsafe extern "C" fn rocksdb_cache_get_table_address_count(
 
 /// Creates LRU cache options (capacity 0, automatic shard bits). Release with
 /// `rocksdb_lru_cache_options_destroy`.
+///
+/// # Safety
+/// No pointer arguments: always safe to call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rocksdb_lru_cache_options_create() -> *mut rocksdb_lru_cache_options_t {
     ffi::guarded_no_err("rocksdb_lru_cache_options_create", || {
@@ -334,6 +346,9 @@ pub unsafe extern "C" fn rocksdb_lru_cache_options_set_memory_allocator(
 }
 
 /// Creates HyperClockCache options. Release with `rocksdb_hyper_clock_cache_options_destroy`.
+///
+/// # Safety
+/// No pointer arguments: always safe to call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rocksdb_hyper_clock_cache_options_create(
     capacity: usize,

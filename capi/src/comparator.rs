@@ -120,8 +120,8 @@ impl Drop for rocksdb_comparator_t {
     }
 }
 
-/// Creates a comparator from C callbacks: `compare(state, a, alen, b, blen)` returns <0, 0 or
-/// >0; `name(state)` returns a NUL-terminated string (read once here and persisted with the
+/// Creates a comparator from C callbacks: `compare(state, a, alen, b, blen)` returns a
+/// negative, zero or positive int; `name(state)` returns a NUL-terminated string (read once here and persisted with the
 /// DB); `destructor(state)` (may be NULL) runs once, in `rocksdb_comparator_destroy`.
 /// Returns NULL when `compare` or `name` is NULL or `name` returns NULL. The callbacks must be
 /// thread-safe. Borrowed by options: destroy it only after every DB using it is closed.

@@ -82,6 +82,9 @@ pub struct rocksdb_env_t {
 
 /// Returns a handle on the default env. Release with `rocksdb_env_destroy` (the env itself
 /// lives for the whole process).
+///
+/// # Safety
+/// No pointer arguments: always safe to call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rocksdb_create_default_env() -> *mut rocksdb_env_t {
     ffi::guarded_no_err("rocksdb_create_default_env", || {
@@ -94,6 +97,9 @@ pub unsafe extern "C" fn rocksdb_create_default_env() -> *mut rocksdb_env_t {
 /// Returns a memory env. solistore keeps DB files on disk even with it (see the module doc).
 /// Release with `rocksdb_env_destroy`.
 /// solistore: stores value only
+///
+/// # Safety
+/// No pointer arguments: always safe to call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rocksdb_create_mem_env() -> *mut rocksdb_env_t {
     ffi::guarded_no_err("rocksdb_create_mem_env", || {

@@ -55,6 +55,9 @@ fn new_policy(p: FilterPolicy) -> *mut rocksdb_filterpolicy_t {
 
 /// Creates a bloom filter policy with `bits_per_key` bits per key (RocksDB makes the same full
 /// filter as `_create_bloom_full`). Ownership moves when set on block-based options.
+///
+/// # Safety
+/// No pointer arguments: always safe to call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rocksdb_filterpolicy_create_bloom(
     bits_per_key: f64,
@@ -65,6 +68,9 @@ pub unsafe extern "C" fn rocksdb_filterpolicy_create_bloom(
 }
 
 /// Creates a full bloom filter policy. Ownership moves when set on block-based options.
+///
+/// # Safety
+/// No pointer arguments: always safe to call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rocksdb_filterpolicy_create_bloom_full(
     bits_per_key: f64,
@@ -76,6 +82,9 @@ pub unsafe extern "C" fn rocksdb_filterpolicy_create_bloom_full(
 
 /// Creates a ribbon filter policy. Ownership moves when set on block-based options.
 /// solistore: stores value only
+///
+/// # Safety
+/// No pointer arguments: always safe to call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rocksdb_filterpolicy_create_ribbon(
     bloom_equivalent_bits_per_key: f64,
@@ -93,6 +102,9 @@ pub unsafe extern "C" fn rocksdb_filterpolicy_create_ribbon(
 /// Creates a ribbon filter policy that uses bloom filters below `bloom_before_level`.
 /// Ownership moves when set on block-based options.
 /// solistore: stores value only
+///
+/// # Safety
+/// No pointer arguments: always safe to call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rocksdb_filterpolicy_create_ribbon_hybrid(
     bloom_equivalent_bits_per_key: f64,

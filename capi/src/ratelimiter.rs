@@ -37,6 +37,9 @@ fn new_limiter(limiter: RateLimiter) -> *mut rocksdb_ratelimiter_t {
 
 /// Creates a rate limiter for writes. Release with `rocksdb_ratelimiter_destroy`.
 /// solistore: stores value only
+///
+/// # Safety
+/// No pointer arguments: always safe to call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rocksdb_ratelimiter_create(
     rate_bytes_per_sec: i64,
@@ -56,6 +59,9 @@ pub unsafe extern "C" fn rocksdb_ratelimiter_create(
 
 /// Creates an auto-tuned rate limiter for writes. Release with `rocksdb_ratelimiter_destroy`.
 /// solistore: stores value only
+///
+/// # Safety
+/// No pointer arguments: always safe to call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rocksdb_ratelimiter_create_auto_tuned(
     rate_bytes_per_sec: i64,
@@ -76,6 +82,9 @@ pub unsafe extern "C" fn rocksdb_ratelimiter_create_auto_tuned(
 /// Creates a rate limiter with a mode (0 reads, 1 writes, 2 all I/O). Release with
 /// `rocksdb_ratelimiter_destroy`.
 /// solistore: stores value only
+///
+/// # Safety
+/// No pointer arguments: always safe to call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rocksdb_ratelimiter_create_with_mode(
     rate_bytes_per_sec: i64,

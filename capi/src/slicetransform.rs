@@ -159,6 +159,9 @@ pub unsafe extern "C" fn rocksdb_slicetransform_create(
 
 /// Creates RocksDB's fixed-prefix extractor (the first `v` bytes; name
 /// `rocksdb.FixedPrefix.<v>`).
+///
+/// # Safety
+/// No pointer arguments: always safe to call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rocksdb_slicetransform_create_fixed_prefix(
     v: usize,
@@ -172,6 +175,9 @@ pub unsafe extern "C" fn rocksdb_slicetransform_create_fixed_prefix(
 }
 
 /// Creates RocksDB's no-op extractor (the whole key; name `rocksdb.Noop`).
+///
+/// # Safety
+/// No pointer arguments: always safe to call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rocksdb_slicetransform_create_noop() -> *mut rocksdb_slicetransform_t {
     ffi::guarded_no_err("rocksdb_slicetransform_create_noop", || {

@@ -56,6 +56,9 @@ fn new_manager(
 /// Creates a manager with a budget of `buffer_size` bytes (0 disables it). Release with
 /// `rocksdb_write_buffer_manager_destroy`.
 /// solistore: stores value only
+///
+/// # Safety
+/// No pointer arguments: always safe to call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rocksdb_write_buffer_manager_create(
     buffer_size: usize,

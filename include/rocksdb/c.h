@@ -547,6 +547,9 @@ void rocksdb_free(void *ptr);
 /*
  Creates block-based table options with RocksDB's defaults. Release with
  `rocksdb_block_based_options_destroy`.
+
+ # Safety
+ No pointer arguments: always safe to call.
  */
 rocksdb_block_based_table_options_t *rocksdb_block_based_options_create(void);
 
@@ -844,12 +847,18 @@ void rocksdb_block_based_options_set_checksum(rocksdb_block_based_table_options_
 
 /*
  Creates an LRU cache of `capacity` bytes. Release with `rocksdb_cache_destroy`.
+
+ # Safety
+ No pointer arguments: always safe to call.
  */
 rocksdb_cache_t *rocksdb_cache_create_lru(size_t capacity);
 
 /*
  Creates an LRU cache of `capacity` bytes that refuses inserts beyond its capacity.
  Release with `rocksdb_cache_destroy`.
+
+ # Safety
+ No pointer arguments: always safe to call.
  */
 rocksdb_cache_t *rocksdb_cache_create_lru_with_strict_capacity_limit(size_t capacity);
 
@@ -865,6 +874,9 @@ rocksdb_cache_t *rocksdb_cache_create_lru_opts(const rocksdb_lru_cache_options_t
  Creates a HyperClockCache of `capacity` bytes (recorded as such; solistore has no cache
  implementation yet). Release with `rocksdb_cache_destroy`.
  solistore: stores value only
+
+ # Safety
+ No pointer arguments: always safe to call.
  */
 rocksdb_cache_t *rocksdb_cache_create_hyper_clock(size_t capacity, size_t estimated_entry_charge);
 
@@ -951,6 +963,9 @@ size_t rocksdb_cache_get_table_address_count(const rocksdb_cache_t *cache);
 /*
  Creates LRU cache options (capacity 0, automatic shard bits). Release with
  `rocksdb_lru_cache_options_destroy`.
+
+ # Safety
+ No pointer arguments: always safe to call.
  */
 rocksdb_lru_cache_options_t *rocksdb_lru_cache_options_create(void);
 
@@ -994,6 +1009,9 @@ void rocksdb_lru_cache_options_set_memory_allocator(rocksdb_lru_cache_options_t 
 
 /*
  Creates HyperClockCache options. Release with `rocksdb_hyper_clock_cache_options_destroy`.
+
+ # Safety
+ No pointer arguments: always safe to call.
  */
 rocksdb_hyper_clock_cache_options_t *rocksdb_hyper_clock_cache_options_create(size_t capacity,
                                                                               size_t estimated_entry_charge);
@@ -1148,8 +1166,8 @@ rocksdb_compactionfilterfactory_t *rocksdb_compactionfilterfactory_create(void *
 void rocksdb_compactionfilterfactory_destroy(rocksdb_compactionfilterfactory_t *compactionfilterfactory);
 
 /*
- Creates a comparator from C callbacks: `compare(state, a, alen, b, blen)` returns <0, 0 or
- >0; `name(state)` returns a NUL-terminated string (read once here and persisted with the
+ Creates a comparator from C callbacks: `compare(state, a, alen, b, blen)` returns a
+ negative, zero or positive int; `name(state)` returns a NUL-terminated string (read once here and persisted with the
  DB); `destructor(state)` (may be NULL) runs once, in `rocksdb_comparator_destroy`.
  Returns NULL when `compare` or `name` is NULL or `name` returns NULL. The callbacks must be
  thread-safe. Borrowed by options: destroy it only after every DB using it is closed.
@@ -1178,6 +1196,9 @@ void rocksdb_comparator_destroy(rocksdb_comparator_t *comparator);
 /*
  Returns a handle on the default env. Release with `rocksdb_env_destroy` (the env itself
  lives for the whole process).
+
+ # Safety
+ No pointer arguments: always safe to call.
  */
 rocksdb_env_t *rocksdb_create_default_env(void);
 
@@ -1185,6 +1206,9 @@ rocksdb_env_t *rocksdb_create_default_env(void);
  Returns a memory env. solistore keeps DB files on disk even with it (see the module doc).
  Release with `rocksdb_env_destroy`.
  solistore: stores value only
+
+ # Safety
+ No pointer arguments: always safe to call.
  */
 rocksdb_env_t *rocksdb_create_mem_env(void);
 
@@ -1311,17 +1335,26 @@ void rocksdb_env_lower_high_priority_thread_pool_io_priority(rocksdb_env_t *env)
 /*
  Creates a bloom filter policy with `bits_per_key` bits per key (RocksDB makes the same full
  filter as `_create_bloom_full`). Ownership moves when set on block-based options.
+
+ # Safety
+ No pointer arguments: always safe to call.
  */
 rocksdb_filterpolicy_t *rocksdb_filterpolicy_create_bloom(double bits_per_key);
 
 /*
  Creates a full bloom filter policy. Ownership moves when set on block-based options.
+
+ # Safety
+ No pointer arguments: always safe to call.
  */
 rocksdb_filterpolicy_t *rocksdb_filterpolicy_create_bloom_full(double bits_per_key);
 
 /*
  Creates a ribbon filter policy. Ownership moves when set on block-based options.
  solistore: stores value only
+
+ # Safety
+ No pointer arguments: always safe to call.
  */
 rocksdb_filterpolicy_t *rocksdb_filterpolicy_create_ribbon(double bloom_equivalent_bits_per_key);
 
@@ -1329,6 +1362,9 @@ rocksdb_filterpolicy_t *rocksdb_filterpolicy_create_ribbon(double bloom_equivale
  Creates a ribbon filter policy that uses bloom filters below `bloom_before_level`.
  Ownership moves when set on block-based options.
  solistore: stores value only
+
+ # Safety
+ No pointer arguments: always safe to call.
  */
 rocksdb_filterpolicy_t *rocksdb_filterpolicy_create_ribbon_hybrid(double bloom_equivalent_bits_per_key,
                                                                   int bloom_before_level);
@@ -5811,6 +5847,9 @@ void rocksdb_mergeoperator_destroy(rocksdb_mergeoperator_t *mergeoperator);
 
 /*
  Creates options with RocksDB's defaults. Release with `rocksdb_options_destroy`.
+
+ # Safety
+ No pointer arguments: always safe to call.
  */
 rocksdb_options_t *rocksdb_options_create(void);
 
@@ -8268,6 +8307,9 @@ unsigned char rocksdb_options_get_write_identity_file(rocksdb_options_t *options
 /*
  Creates cuckoo table options with RocksDB's defaults. Release with
  `rocksdb_cuckoo_options_destroy`.
+
+ # Safety
+ No pointer arguments: always safe to call.
  */
 rocksdb_cuckoo_table_options_t *rocksdb_cuckoo_options_create(void);
 
@@ -8348,6 +8390,9 @@ void rocksdb_dbpath_destroy(rocksdb_dbpath_t *dbpath);
 /*
  Creates FIFO compaction options with RocksDB's defaults. Release with
  `rocksdb_fifo_compaction_options_destroy`.
+
+ # Safety
+ No pointer arguments: always safe to call.
  */
 rocksdb_fifo_compaction_options_t *rocksdb_fifo_compaction_options_create(void);
 
@@ -8434,6 +8479,9 @@ unsigned char rocksdb_fifo_compaction_options_get_use_kv_ratio_compaction(rocksd
 /*
  Creates universal compaction options with RocksDB's defaults. Release with
  `rocksdb_universal_compaction_options_destroy`.
+
+ # Safety
+ No pointer arguments: always safe to call.
  */
 rocksdb_universal_compaction_options_t *rocksdb_universal_compaction_options_create(void);
 
@@ -8556,6 +8604,9 @@ int rocksdb_universal_compaction_options_get_stop_style(rocksdb_universal_compac
 /*
  Creates a rate limiter for writes. Release with `rocksdb_ratelimiter_destroy`.
  solistore: stores value only
+
+ # Safety
+ No pointer arguments: always safe to call.
  */
 rocksdb_ratelimiter_t *rocksdb_ratelimiter_create(int64_t rate_bytes_per_sec,
                                                   int64_t refill_period_us,
@@ -8564,6 +8615,9 @@ rocksdb_ratelimiter_t *rocksdb_ratelimiter_create(int64_t rate_bytes_per_sec,
 /*
  Creates an auto-tuned rate limiter for writes. Release with `rocksdb_ratelimiter_destroy`.
  solistore: stores value only
+
+ # Safety
+ No pointer arguments: always safe to call.
  */
 rocksdb_ratelimiter_t *rocksdb_ratelimiter_create_auto_tuned(int64_t rate_bytes_per_sec,
                                                              int64_t refill_period_us,
@@ -8573,6 +8627,9 @@ rocksdb_ratelimiter_t *rocksdb_ratelimiter_create_auto_tuned(int64_t rate_bytes_
  Creates a rate limiter with a mode (0 reads, 1 writes, 2 all I/O). Release with
  `rocksdb_ratelimiter_destroy`.
  solistore: stores value only
+
+ # Safety
+ No pointer arguments: always safe to call.
  */
 rocksdb_ratelimiter_t *rocksdb_ratelimiter_create_with_mode(int64_t rate_bytes_per_sec,
                                                             int64_t refill_period_us,
@@ -8611,11 +8668,17 @@ rocksdb_slicetransform_t *rocksdb_slicetransform_create(void *state,
 /*
  Creates RocksDB's fixed-prefix extractor (the first `v` bytes; name
  `rocksdb.FixedPrefix.<v>`).
+
+ # Safety
+ No pointer arguments: always safe to call.
  */
 rocksdb_slicetransform_t *rocksdb_slicetransform_create_fixed_prefix(size_t v);
 
 /*
  Creates RocksDB's no-op extractor (the whole key; name `rocksdb.Noop`).
+
+ # Safety
+ No pointer arguments: always safe to call.
  */
 rocksdb_slicetransform_t *rocksdb_slicetransform_create_noop(void);
 
@@ -8633,6 +8696,9 @@ void rocksdb_slicetransform_destroy(rocksdb_slicetransform_t *slicetransform);
  Creates a manager with a budget of `buffer_size` bytes (0 disables it). Release with
  `rocksdb_write_buffer_manager_destroy`.
  solistore: stores value only
+
+ # Safety
+ No pointer arguments: always safe to call.
  */
 rocksdb_write_buffer_manager_t *rocksdb_write_buffer_manager_create(size_t buffer_size,
                                                                     bool allow_stall);

@@ -17,6 +17,9 @@ pub struct rocksdb_cuckoo_table_options_t {
 
 /// Creates cuckoo table options with RocksDB's defaults. Release with
 /// `rocksdb_cuckoo_options_destroy`.
+///
+/// # Safety
+/// No pointer arguments: always safe to call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rocksdb_cuckoo_options_create() -> *mut rocksdb_cuckoo_table_options_t {
     ffi::guarded_no_err("rocksdb_cuckoo_options_create", || {

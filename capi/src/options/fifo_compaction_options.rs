@@ -18,6 +18,9 @@ pub struct rocksdb_fifo_compaction_options_t {
 
 /// Creates FIFO compaction options with RocksDB's defaults. Release with
 /// `rocksdb_fifo_compaction_options_destroy`.
+///
+/// # Safety
+/// No pointer arguments: always safe to call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rocksdb_fifo_compaction_options_create(
 ) -> *mut rocksdb_fifo_compaction_options_t {

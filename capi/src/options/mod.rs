@@ -151,6 +151,9 @@ unsafe fn c_array<'a, T>(ptr: *const T, len: usize) -> &'a [T] {
 }
 
 /// Creates options with RocksDB's defaults. Release with `rocksdb_options_destroy`.
+///
+/// # Safety
+/// No pointer arguments: always safe to call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rocksdb_options_create() -> *mut rocksdb_options_t {
     ffi::guarded_no_err("rocksdb_options_create", || {
@@ -456,7 +459,6 @@ pub unsafe extern "C" fn rocksdb_options_set_cuckoo_table_factory(
 /// # Safety
 /// `opt` must be NULL (ignored) or a live `rocksdb_options_t`.
 #[unsafe(no_mangle)]
-#[expect(clippy::too_many_arguments, reason = "mirrors the C prototype")]
 pub unsafe extern "C" fn rocksdb_options_set_plain_table_factory(
     opt: *mut rocksdb_options_t,
     user_key_len: u32,
@@ -474,7 +476,7 @@ pub unsafe extern "C" fn rocksdb_options_set_plain_table_factory(
         hash_table_ratio,
         index_sparseness,
         huge_page_tlb_size,
-        encoding_type: encoding_type as i8,
+        encoding_type,
         full_scan_mode: ffi::c_bool(full_scan_mode),
         store_index_in_file: ffi::c_bool(store_index_in_file),
     };

@@ -20,8 +20,11 @@ const DEFAULT_LEVEL: c_int = 3;
 /// `rocksdb_statistics_level_all`.
 const MAX_LEVEL: c_int = 5;
 
+/// Reads one counter of a DB.
+type TickerReader = fn(&engine::db::Stats) -> u64;
+
 /// The tickers the engine counts: (11.1.2 ordinal, RocksDB name, reader).
-const TICKERS: [(u32, &str, fn(&engine::db::Stats) -> u64); 5] = [
+const TICKERS: [(u32, &str, TickerReader); 5] = [
     (58, "rocksdb.number.keys.written", |s| {
         s.keys_written.load(Ordering::Relaxed)
     }),

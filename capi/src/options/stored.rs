@@ -92,7 +92,7 @@ pub(crate) struct PlainTableOptions {
     pub(crate) hash_table_ratio: f64,
     pub(crate) index_sparseness: usize,
     pub(crate) huge_page_tlb_size: usize,
-    pub(crate) encoding_type: i8,
+    pub(crate) encoding_type: std::ffi::c_char,
     pub(crate) full_scan_mode: bool,
     pub(crate) store_index_in_file: bool,
 }

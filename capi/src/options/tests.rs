@@ -2,6 +2,10 @@
 //! Tests of the options surface through the exported functions: every setter/getter pair,
 //! RocksDB's defaults (against Debian's librocksdb 7.8.3 when it is installed), and the
 //! shared, transferred and borrowed objects set on options.
+#![expect(
+    clippy::multiple_unsafe_ops_per_block,
+    reason = "each test drives many C calls on handles it owns; one SAFETY note covers them"
+)]
 
 use std::ffi::{c_char, c_int, c_uchar, c_void, CStr};
 use std::ptr;
@@ -674,354 +678,142 @@ enum V {
 
 type Getter = fn(*mut rocksdb_options_t) -> V;
 
+/// A `(name, getter)` entry of the defaults table.
+macro_rules! getter {
+    ($f:ident, I) => {{
+        fn g(o: *mut rocksdb_options_t) -> V {
+            // SAFETY: the table is only called with live options handles.
+            V::I(unsafe { $f(o) } as i128)
+        }
+        (stringify!($f), g as Getter)
+    }};
+    ($f:ident, F) => {{
+        fn g(o: *mut rocksdb_options_t) -> V {
+            // SAFETY: the table is only called with live options handles.
+            V::F(unsafe { $f(o) })
+        }
+        (stringify!($f), g as Getter)
+    }};
+}
+
 /// Every `rocksdb_options_get_*` of RocksDB 7.8.3's header that returns a number.
 fn getters_783() -> Vec<(&'static str, Getter)> {
-    // SAFETY (for every entry): called with a live options handle.
     vec![
-        ("rocksdb_options_get_WAL_size_limit_MB", |o| unsafe {
-            V::I(rocksdb_options_get_WAL_size_limit_MB(o) as i128)
-        }),
-        ("rocksdb_options_get_WAL_ttl_seconds", |o| unsafe {
-            V::I(rocksdb_options_get_WAL_ttl_seconds(o) as i128)
-        }),
-        (
-            "rocksdb_options_get_access_hint_on_compaction_start",
-            |o| unsafe { V::I(rocksdb_options_get_access_hint_on_compaction_start(o) as i128) },
+        getter!(rocksdb_options_get_WAL_size_limit_MB, I),
+        getter!(rocksdb_options_get_WAL_ttl_seconds, I),
+        getter!(rocksdb_options_get_access_hint_on_compaction_start, I),
+        getter!(rocksdb_options_get_advise_random_on_open, I),
+        getter!(rocksdb_options_get_allow_concurrent_memtable_write, I),
+        getter!(rocksdb_options_get_allow_ingest_behind, I),
+        getter!(rocksdb_options_get_allow_mmap_reads, I),
+        getter!(rocksdb_options_get_allow_mmap_writes, I),
+        getter!(rocksdb_options_get_arena_block_size, I),
+        getter!(rocksdb_options_get_atomic_flush, I),
+        getter!(rocksdb_options_get_avoid_unnecessary_blocking_io, I),
+        getter!(rocksdb_options_get_blob_compaction_readahead_size, I),
+        getter!(rocksdb_options_get_blob_compression_type, I),
+        getter!(rocksdb_options_get_blob_file_size, I),
+        getter!(rocksdb_options_get_blob_file_starting_level, I),
+        getter!(rocksdb_options_get_blob_gc_age_cutoff, F),
+        getter!(rocksdb_options_get_blob_gc_force_threshold, F),
+        getter!(rocksdb_options_get_bloom_locality, I),
+        getter!(rocksdb_options_get_bottommost_compression, I),
+        getter!(
+            rocksdb_options_get_bottommost_compression_options_use_zstd_dict_trainer,
+            I
         ),
-        ("rocksdb_options_get_advise_random_on_open", |o| unsafe {
-            V::I(rocksdb_options_get_advise_random_on_open(o) as i128)
-        }),
-        (
-            "rocksdb_options_get_allow_concurrent_memtable_write",
-            |o| unsafe { V::I(rocksdb_options_get_allow_concurrent_memtable_write(o) as i128) },
+        getter!(rocksdb_options_get_bytes_per_sync, I),
+        getter!(rocksdb_options_get_compaction_readahead_size, I),
+        getter!(rocksdb_options_get_compaction_style, I),
+        getter!(rocksdb_options_get_compression, I),
+        getter!(
+            rocksdb_options_get_compression_options_max_dict_buffer_bytes,
+            I
         ),
-        ("rocksdb_options_get_allow_ingest_behind", |o| unsafe {
-            V::I(rocksdb_options_get_allow_ingest_behind(o) as i128)
-        }),
-        ("rocksdb_options_get_allow_mmap_reads", |o| unsafe {
-            V::I(rocksdb_options_get_allow_mmap_reads(o) as i128)
-        }),
-        ("rocksdb_options_get_allow_mmap_writes", |o| unsafe {
-            V::I(rocksdb_options_get_allow_mmap_writes(o) as i128)
-        }),
-        ("rocksdb_options_get_arena_block_size", |o| unsafe {
-            V::I(rocksdb_options_get_arena_block_size(o) as i128)
-        }),
-        ("rocksdb_options_get_atomic_flush", |o| unsafe {
-            V::I(rocksdb_options_get_atomic_flush(o) as i128)
-        }),
-        (
-            "rocksdb_options_get_avoid_unnecessary_blocking_io",
-            |o| unsafe { V::I(rocksdb_options_get_avoid_unnecessary_blocking_io(o) as i128) },
+        getter!(rocksdb_options_get_compression_options_parallel_threads, I),
+        getter!(
+            rocksdb_options_get_compression_options_use_zstd_dict_trainer,
+            I
         ),
-        (
-            "rocksdb_options_get_blob_compaction_readahead_size",
-            |o| unsafe { V::I(rocksdb_options_get_blob_compaction_readahead_size(o) as i128) },
+        getter!(
+            rocksdb_options_get_compression_options_zstd_max_train_bytes,
+            I
         ),
-        ("rocksdb_options_get_blob_compression_type", |o| unsafe {
-            V::I(rocksdb_options_get_blob_compression_type(o) as i128)
-        }),
-        ("rocksdb_options_get_blob_file_size", |o| unsafe {
-            V::I(rocksdb_options_get_blob_file_size(o) as i128)
-        }),
-        ("rocksdb_options_get_blob_file_starting_level", |o| unsafe {
-            V::I(rocksdb_options_get_blob_file_starting_level(o) as i128)
-        }),
-        ("rocksdb_options_get_blob_gc_age_cutoff", |o| unsafe {
-            V::F(rocksdb_options_get_blob_gc_age_cutoff(o))
-        }),
-        ("rocksdb_options_get_blob_gc_force_threshold", |o| unsafe {
-            V::F(rocksdb_options_get_blob_gc_force_threshold(o))
-        }),
-        ("rocksdb_options_get_bloom_locality", |o| unsafe {
-            V::I(rocksdb_options_get_bloom_locality(o) as i128)
-        }),
-        ("rocksdb_options_get_bottommost_compression", |o| unsafe {
-            V::I(rocksdb_options_get_bottommost_compression(o) as i128)
-        }),
-        (
-            "rocksdb_options_get_bottommost_compression_options_use_zstd_dict_trainer",
-            |o| unsafe {
-                V::I(
-                    rocksdb_options_get_bottommost_compression_options_use_zstd_dict_trainer(o)
-                        as i128,
-                )
-            },
+        getter!(rocksdb_options_get_create_if_missing, I),
+        getter!(rocksdb_options_get_create_missing_column_families, I),
+        getter!(rocksdb_options_get_db_write_buffer_size, I),
+        getter!(rocksdb_options_get_delete_obsolete_files_period_micros, I),
+        getter!(rocksdb_options_get_disable_auto_compactions, I),
+        getter!(rocksdb_options_get_enable_blob_files, I),
+        getter!(rocksdb_options_get_enable_blob_gc, I),
+        getter!(rocksdb_options_get_enable_pipelined_write, I),
+        getter!(rocksdb_options_get_enable_write_thread_adaptive_yield, I),
+        getter!(rocksdb_options_get_error_if_exists, I),
+        getter!(rocksdb_options_get_experimental_mempurge_threshold, F),
+        getter!(rocksdb_options_get_hard_pending_compaction_bytes_limit, I),
+        getter!(rocksdb_options_get_info_log_level, I),
+        getter!(rocksdb_options_get_inplace_update_num_locks, I),
+        getter!(rocksdb_options_get_inplace_update_support, I),
+        getter!(rocksdb_options_get_is_fd_close_on_exec, I),
+        getter!(rocksdb_options_get_keep_log_file_num, I),
+        getter!(rocksdb_options_get_level0_file_num_compaction_trigger, I),
+        getter!(rocksdb_options_get_level0_slowdown_writes_trigger, I),
+        getter!(rocksdb_options_get_level0_stop_writes_trigger, I),
+        getter!(rocksdb_options_get_level_compaction_dynamic_level_bytes, I),
+        getter!(rocksdb_options_get_log_file_time_to_roll, I),
+        getter!(rocksdb_options_get_manifest_preallocation_size, I),
+        getter!(rocksdb_options_get_manual_wal_flush, I),
+        getter!(rocksdb_options_get_max_background_compactions, I),
+        getter!(rocksdb_options_get_max_background_flushes, I),
+        getter!(rocksdb_options_get_max_background_jobs, I),
+        getter!(rocksdb_options_get_max_bytes_for_level_base, I),
+        getter!(rocksdb_options_get_max_bytes_for_level_multiplier, F),
+        getter!(rocksdb_options_get_max_compaction_bytes, I),
+        getter!(rocksdb_options_get_max_file_opening_threads, I),
+        getter!(rocksdb_options_get_max_log_file_size, I),
+        getter!(rocksdb_options_get_max_manifest_file_size, I),
+        getter!(rocksdb_options_get_max_open_files, I),
+        getter!(rocksdb_options_get_max_sequential_skip_in_iterations, I),
+        getter!(rocksdb_options_get_max_subcompactions, I),
+        getter!(rocksdb_options_get_max_successive_merges, I),
+        getter!(rocksdb_options_get_max_total_wal_size, I),
+        getter!(rocksdb_options_get_max_write_buffer_number, I),
+        getter!(rocksdb_options_get_max_write_buffer_number_to_maintain, I),
+        getter!(rocksdb_options_get_max_write_buffer_size_to_maintain, I),
+        getter!(rocksdb_options_get_memtable_huge_page_size, I),
+        getter!(rocksdb_options_get_memtable_prefix_bloom_size_ratio, F),
+        getter!(rocksdb_options_get_min_blob_size, I),
+        getter!(rocksdb_options_get_min_write_buffer_number_to_merge, I),
+        getter!(rocksdb_options_get_num_levels, I),
+        getter!(rocksdb_options_get_optimize_filters_for_hits, I),
+        getter!(rocksdb_options_get_paranoid_checks, I),
+        getter!(rocksdb_options_get_prepopulate_blob_cache, I),
+        getter!(rocksdb_options_get_recycle_log_file_num, I),
+        getter!(rocksdb_options_get_report_bg_io_stats, I),
+        getter!(
+            rocksdb_options_get_skip_checking_sst_file_sizes_on_db_open,
+            I
         ),
-        ("rocksdb_options_get_bytes_per_sync", |o| unsafe {
-            V::I(rocksdb_options_get_bytes_per_sync(o) as i128)
-        }),
-        (
-            "rocksdb_options_get_compaction_readahead_size",
-            |o| unsafe { V::I(rocksdb_options_get_compaction_readahead_size(o) as i128) },
+        getter!(rocksdb_options_get_skip_stats_update_on_db_open, I),
+        getter!(rocksdb_options_get_soft_pending_compaction_bytes_limit, I),
+        getter!(rocksdb_options_get_stats_dump_period_sec, I),
+        getter!(rocksdb_options_get_stats_persist_period_sec, I),
+        getter!(rocksdb_options_get_table_cache_numshardbits, I),
+        getter!(rocksdb_options_get_target_file_size_base, I),
+        getter!(rocksdb_options_get_target_file_size_multiplier, I),
+        getter!(rocksdb_options_get_unordered_write, I),
+        getter!(rocksdb_options_get_use_adaptive_mutex, I),
+        getter!(
+            rocksdb_options_get_use_direct_io_for_flush_and_compaction,
+            I
         ),
-        ("rocksdb_options_get_compaction_style", |o| unsafe {
-            V::I(rocksdb_options_get_compaction_style(o) as i128)
-        }),
-        ("rocksdb_options_get_compression", |o| unsafe {
-            V::I(rocksdb_options_get_compression(o) as i128)
-        }),
-        (
-            "rocksdb_options_get_compression_options_max_dict_buffer_bytes",
-            |o| unsafe {
-                V::I(rocksdb_options_get_compression_options_max_dict_buffer_bytes(o) as i128)
-            },
-        ),
-        (
-            "rocksdb_options_get_compression_options_parallel_threads",
-            |o| unsafe {
-                V::I(rocksdb_options_get_compression_options_parallel_threads(o) as i128)
-            },
-        ),
-        (
-            "rocksdb_options_get_compression_options_use_zstd_dict_trainer",
-            |o| unsafe {
-                V::I(rocksdb_options_get_compression_options_use_zstd_dict_trainer(o) as i128)
-            },
-        ),
-        (
-            "rocksdb_options_get_compression_options_zstd_max_train_bytes",
-            |o| unsafe {
-                V::I(rocksdb_options_get_compression_options_zstd_max_train_bytes(o) as i128)
-            },
-        ),
-        ("rocksdb_options_get_create_if_missing", |o| unsafe {
-            V::I(rocksdb_options_get_create_if_missing(o) as i128)
-        }),
-        (
-            "rocksdb_options_get_create_missing_column_families",
-            |o| unsafe { V::I(rocksdb_options_get_create_missing_column_families(o) as i128) },
-        ),
-        ("rocksdb_options_get_db_write_buffer_size", |o| unsafe {
-            V::I(rocksdb_options_get_db_write_buffer_size(o) as i128)
-        }),
-        (
-            "rocksdb_options_get_delete_obsolete_files_period_micros",
-            |o| unsafe { V::I(rocksdb_options_get_delete_obsolete_files_period_micros(o) as i128) },
-        ),
-        ("rocksdb_options_get_disable_auto_compactions", |o| unsafe {
-            V::I(rocksdb_options_get_disable_auto_compactions(o) as i128)
-        }),
-        ("rocksdb_options_get_enable_blob_files", |o| unsafe {
-            V::I(rocksdb_options_get_enable_blob_files(o) as i128)
-        }),
-        ("rocksdb_options_get_enable_blob_gc", |o| unsafe {
-            V::I(rocksdb_options_get_enable_blob_gc(o) as i128)
-        }),
-        ("rocksdb_options_get_enable_pipelined_write", |o| unsafe {
-            V::I(rocksdb_options_get_enable_pipelined_write(o) as i128)
-        }),
-        (
-            "rocksdb_options_get_enable_write_thread_adaptive_yield",
-            |o| unsafe { V::I(rocksdb_options_get_enable_write_thread_adaptive_yield(o) as i128) },
-        ),
-        ("rocksdb_options_get_error_if_exists", |o| unsafe {
-            V::I(rocksdb_options_get_error_if_exists(o) as i128)
-        }),
-        (
-            "rocksdb_options_get_experimental_mempurge_threshold",
-            |o| unsafe { V::F(rocksdb_options_get_experimental_mempurge_threshold(o)) },
-        ),
-        (
-            "rocksdb_options_get_hard_pending_compaction_bytes_limit",
-            |o| unsafe { V::I(rocksdb_options_get_hard_pending_compaction_bytes_limit(o) as i128) },
-        ),
-        ("rocksdb_options_get_info_log_level", |o| unsafe {
-            V::I(rocksdb_options_get_info_log_level(o) as i128)
-        }),
-        ("rocksdb_options_get_inplace_update_num_locks", |o| unsafe {
-            V::I(rocksdb_options_get_inplace_update_num_locks(o) as i128)
-        }),
-        ("rocksdb_options_get_inplace_update_support", |o| unsafe {
-            V::I(rocksdb_options_get_inplace_update_support(o) as i128)
-        }),
-        ("rocksdb_options_get_is_fd_close_on_exec", |o| unsafe {
-            V::I(rocksdb_options_get_is_fd_close_on_exec(o) as i128)
-        }),
-        ("rocksdb_options_get_keep_log_file_num", |o| unsafe {
-            V::I(rocksdb_options_get_keep_log_file_num(o) as i128)
-        }),
-        (
-            "rocksdb_options_get_level0_file_num_compaction_trigger",
-            |o| unsafe { V::I(rocksdb_options_get_level0_file_num_compaction_trigger(o) as i128) },
-        ),
-        (
-            "rocksdb_options_get_level0_slowdown_writes_trigger",
-            |o| unsafe { V::I(rocksdb_options_get_level0_slowdown_writes_trigger(o) as i128) },
-        ),
-        (
-            "rocksdb_options_get_level0_stop_writes_trigger",
-            |o| unsafe { V::I(rocksdb_options_get_level0_stop_writes_trigger(o) as i128) },
-        ),
-        (
-            "rocksdb_options_get_level_compaction_dynamic_level_bytes",
-            |o| unsafe {
-                V::I(rocksdb_options_get_level_compaction_dynamic_level_bytes(o) as i128)
-            },
-        ),
-        ("rocksdb_options_get_log_file_time_to_roll", |o| unsafe {
-            V::I(rocksdb_options_get_log_file_time_to_roll(o) as i128)
-        }),
-        (
-            "rocksdb_options_get_manifest_preallocation_size",
-            |o| unsafe { V::I(rocksdb_options_get_manifest_preallocation_size(o) as i128) },
-        ),
-        ("rocksdb_options_get_manual_wal_flush", |o| unsafe {
-            V::I(rocksdb_options_get_manual_wal_flush(o) as i128)
-        }),
-        (
-            "rocksdb_options_get_max_background_compactions",
-            |o| unsafe { V::I(rocksdb_options_get_max_background_compactions(o) as i128) },
-        ),
-        ("rocksdb_options_get_max_background_flushes", |o| unsafe {
-            V::I(rocksdb_options_get_max_background_flushes(o) as i128)
-        }),
-        ("rocksdb_options_get_max_background_jobs", |o| unsafe {
-            V::I(rocksdb_options_get_max_background_jobs(o) as i128)
-        }),
-        ("rocksdb_options_get_max_bytes_for_level_base", |o| unsafe {
-            V::I(rocksdb_options_get_max_bytes_for_level_base(o) as i128)
-        }),
-        (
-            "rocksdb_options_get_max_bytes_for_level_multiplier",
-            |o| unsafe { V::F(rocksdb_options_get_max_bytes_for_level_multiplier(o)) },
-        ),
-        ("rocksdb_options_get_max_compaction_bytes", |o| unsafe {
-            V::I(rocksdb_options_get_max_compaction_bytes(o) as i128)
-        }),
-        ("rocksdb_options_get_max_file_opening_threads", |o| unsafe {
-            V::I(rocksdb_options_get_max_file_opening_threads(o) as i128)
-        }),
-        ("rocksdb_options_get_max_log_file_size", |o| unsafe {
-            V::I(rocksdb_options_get_max_log_file_size(o) as i128)
-        }),
-        ("rocksdb_options_get_max_manifest_file_size", |o| unsafe {
-            V::I(rocksdb_options_get_max_manifest_file_size(o) as i128)
-        }),
-        ("rocksdb_options_get_max_open_files", |o| unsafe {
-            V::I(rocksdb_options_get_max_open_files(o) as i128)
-        }),
-        (
-            "rocksdb_options_get_max_sequential_skip_in_iterations",
-            |o| unsafe { V::I(rocksdb_options_get_max_sequential_skip_in_iterations(o) as i128) },
-        ),
-        ("rocksdb_options_get_max_subcompactions", |o| unsafe {
-            V::I(rocksdb_options_get_max_subcompactions(o) as i128)
-        }),
-        ("rocksdb_options_get_max_successive_merges", |o| unsafe {
-            V::I(rocksdb_options_get_max_successive_merges(o) as i128)
-        }),
-        ("rocksdb_options_get_max_total_wal_size", |o| unsafe {
-            V::I(rocksdb_options_get_max_total_wal_size(o) as i128)
-        }),
-        ("rocksdb_options_get_max_write_buffer_number", |o| unsafe {
-            V::I(rocksdb_options_get_max_write_buffer_number(o) as i128)
-        }),
-        (
-            "rocksdb_options_get_max_write_buffer_number_to_maintain",
-            |o| unsafe { V::I(rocksdb_options_get_max_write_buffer_number_to_maintain(o) as i128) },
-        ),
-        (
-            "rocksdb_options_get_max_write_buffer_size_to_maintain",
-            |o| unsafe { V::I(rocksdb_options_get_max_write_buffer_size_to_maintain(o) as i128) },
-        ),
-        ("rocksdb_options_get_memtable_huge_page_size", |o| unsafe {
-            V::I(rocksdb_options_get_memtable_huge_page_size(o) as i128)
-        }),
-        (
-            "rocksdb_options_get_memtable_prefix_bloom_size_ratio",
-            |o| unsafe { V::F(rocksdb_options_get_memtable_prefix_bloom_size_ratio(o)) },
-        ),
-        ("rocksdb_options_get_min_blob_size", |o| unsafe {
-            V::I(rocksdb_options_get_min_blob_size(o) as i128)
-        }),
-        (
-            "rocksdb_options_get_min_write_buffer_number_to_merge",
-            |o| unsafe { V::I(rocksdb_options_get_min_write_buffer_number_to_merge(o) as i128) },
-        ),
-        ("rocksdb_options_get_num_levels", |o| unsafe {
-            V::I(rocksdb_options_get_num_levels(o) as i128)
-        }),
-        (
-            "rocksdb_options_get_optimize_filters_for_hits",
-            |o| unsafe { V::I(rocksdb_options_get_optimize_filters_for_hits(o) as i128) },
-        ),
-        ("rocksdb_options_get_paranoid_checks", |o| unsafe {
-            V::I(rocksdb_options_get_paranoid_checks(o) as i128)
-        }),
-        ("rocksdb_options_get_prepopulate_blob_cache", |o| unsafe {
-            V::I(rocksdb_options_get_prepopulate_blob_cache(o) as i128)
-        }),
-        ("rocksdb_options_get_recycle_log_file_num", |o| unsafe {
-            V::I(rocksdb_options_get_recycle_log_file_num(o) as i128)
-        }),
-        ("rocksdb_options_get_report_bg_io_stats", |o| unsafe {
-            V::I(rocksdb_options_get_report_bg_io_stats(o) as i128)
-        }),
-        (
-            "rocksdb_options_get_skip_checking_sst_file_sizes_on_db_open",
-            |o| unsafe {
-                V::I(rocksdb_options_get_skip_checking_sst_file_sizes_on_db_open(o) as i128)
-            },
-        ),
-        (
-            "rocksdb_options_get_skip_stats_update_on_db_open",
-            |o| unsafe { V::I(rocksdb_options_get_skip_stats_update_on_db_open(o) as i128) },
-        ),
-        (
-            "rocksdb_options_get_soft_pending_compaction_bytes_limit",
-            |o| unsafe { V::I(rocksdb_options_get_soft_pending_compaction_bytes_limit(o) as i128) },
-        ),
-        ("rocksdb_options_get_stats_dump_period_sec", |o| unsafe {
-            V::I(rocksdb_options_get_stats_dump_period_sec(o) as i128)
-        }),
-        ("rocksdb_options_get_stats_persist_period_sec", |o| unsafe {
-            V::I(rocksdb_options_get_stats_persist_period_sec(o) as i128)
-        }),
-        ("rocksdb_options_get_table_cache_numshardbits", |o| unsafe {
-            V::I(rocksdb_options_get_table_cache_numshardbits(o) as i128)
-        }),
-        ("rocksdb_options_get_target_file_size_base", |o| unsafe {
-            V::I(rocksdb_options_get_target_file_size_base(o) as i128)
-        }),
-        (
-            "rocksdb_options_get_target_file_size_multiplier",
-            |o| unsafe { V::I(rocksdb_options_get_target_file_size_multiplier(o) as i128) },
-        ),
-        ("rocksdb_options_get_unordered_write", |o| unsafe {
-            V::I(rocksdb_options_get_unordered_write(o) as i128)
-        }),
-        ("rocksdb_options_get_use_adaptive_mutex", |o| unsafe {
-            V::I(rocksdb_options_get_use_adaptive_mutex(o) as i128)
-        }),
-        (
-            "rocksdb_options_get_use_direct_io_for_flush_and_compaction",
-            |o| unsafe {
-                V::I(rocksdb_options_get_use_direct_io_for_flush_and_compaction(o) as i128)
-            },
-        ),
-        ("rocksdb_options_get_use_direct_reads", |o| unsafe {
-            V::I(rocksdb_options_get_use_direct_reads(o) as i128)
-        }),
-        ("rocksdb_options_get_use_fsync", |o| unsafe {
-            V::I(rocksdb_options_get_use_fsync(o) as i128)
-        }),
-        ("rocksdb_options_get_wal_bytes_per_sync", |o| unsafe {
-            V::I(rocksdb_options_get_wal_bytes_per_sync(o) as i128)
-        }),
-        ("rocksdb_options_get_wal_compression", |o| unsafe {
-            V::I(rocksdb_options_get_wal_compression(o) as i128)
-        }),
-        ("rocksdb_options_get_wal_recovery_mode", |o| unsafe {
-            V::I(rocksdb_options_get_wal_recovery_mode(o) as i128)
-        }),
-        (
-            "rocksdb_options_get_writable_file_max_buffer_size",
-            |o| unsafe { V::I(rocksdb_options_get_writable_file_max_buffer_size(o) as i128) },
-        ),
-        ("rocksdb_options_get_write_buffer_size", |o| unsafe {
-            V::I(rocksdb_options_get_write_buffer_size(o) as i128)
-        }),
+        getter!(rocksdb_options_get_use_direct_reads, I),
+        getter!(rocksdb_options_get_use_fsync, I),
+        getter!(rocksdb_options_get_wal_bytes_per_sync, I),
+        getter!(rocksdb_options_get_wal_compression, I),
+        getter!(rocksdb_options_get_wal_recovery_mode, I),
+        getter!(rocksdb_options_get_writable_file_max_buffer_size, I),
+        getter!(rocksdb_options_get_write_buffer_size, I),
     ]
 }
 

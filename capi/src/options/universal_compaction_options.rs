@@ -18,6 +18,9 @@ pub struct rocksdb_universal_compaction_options_t {
 
 /// Creates universal compaction options with RocksDB's defaults. Release with
 /// `rocksdb_universal_compaction_options_destroy`.
+///
+/// # Safety
+/// No pointer arguments: always safe to call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rocksdb_universal_compaction_options_create(
 ) -> *mut rocksdb_universal_compaction_options_t {
