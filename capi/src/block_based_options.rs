@@ -205,10 +205,7 @@ pub unsafe extern "C" fn rocksdb_block_based_options_set_filter_policy(
         // SAFETY: forwarded contract.
         let t = unsafe { ffi::borrow_mut(options, "options")? };
         // SAFETY: forwarded contract.
-        t.opts.filter_policy = match unsafe { filter_policy.as_mut() } {
-            Some(p) => p.slot.install(),
-            None => None,
-        };
+        t.opts.filter_policy = unsafe { crate::options::transfer::install(filter_policy) };
         Ok(())
     })
 }

@@ -12,7 +12,8 @@
 //!   keeps every entry instead of calling into the dead `state`;
 //! - a filter returned by a factory's callback belongs to the library, which destroys it
 //!   (running its destructor) when that compaction ends: drop the `Box` `create_filter` gives;
-//! - a factory's ownership moves to the options ([`Transferred`]); its destructor runs when
+//! - a factory's ownership moves to the options (the handle is consumed, see
+//!   `options::transfer`); its destructor runs when
 //!   the last holder drops it.
 
 use std::ffi::{c_char, c_int, c_uchar, c_void};
@@ -21,7 +22,8 @@ use std::sync::Arc;
 
 use crate::comparator::call_name;
 use crate::ffi;
-use crate::options::{get, Transferred};
+use crate::options::get;
+use crate::options::transfer::{self, TransferHandle};
 
 type DestructorFn = unsafe extern "C" fn(*mut c_void);
 type FilterFn = unsafe extern "C" fn(
@@ -313,9 +315,16 @@ impl CallbackCompactionFilterFactory {
 }
 
 /// A compaction filter factory handle. Ownership: owned by the caller until
-/// `rocksdb_options_set_compaction_filter_factory` takes it over (see [`Transferred`]).
+/// `rocksdb_options_set_compaction_filter_factory` consumes it (`options::transfer`).
 pub struct rocksdb_compactionfilterfactory_t {
-    pub(crate) slot: Transferred<CallbackCompactionFilterFactory>,
+    factory: Arc<CallbackCompactionFilterFactory>,
+}
+
+impl TransferHandle for rocksdb_compactionfilterfactory_t {
+    type Object = CallbackCompactionFilterFactory;
+    fn into_object(self) -> Arc<CallbackCompactionFilterFactory> {
+        self.factory
+    }
 }
 
 /// Creates a compaction filter factory from C callbacks: `create_compaction_filter(state,
@@ -343,19 +352,19 @@ pub unsafe extern "C" fn rocksdb_compactionfilterfactory_create(
         // SAFETY: forwarded contract.
         let name = unsafe { call_name(name, state) }
             .ok_or_else(|| engine::Error::invalid_argument("factory name is NULL"))?;
-        Ok(ffi::into_handle(rocksdb_compactionfilterfactory_t {
-            slot: Transferred::new(Arc::new(CallbackCompactionFilterFactory {
+        Ok(transfer::new_handle(rocksdb_compactionfilterfactory_t {
+            factory: Arc::new(CallbackCompactionFilterFactory {
                 state,
                 destructor,
                 create,
                 name,
-            })),
+            }),
         }))
     })
 }
 
 /// Destroys a factory that was never set on options (its destructor runs). After it was set,
-/// RocksDB forbids this; solistore then frees only the handle. NULL is a no-op.
+/// RocksDB forbids this; solistore then does nothing. NULL is a no-op.
 ///
 /// # Safety
 /// `compactionfilterfactory` must be NULL or a live handle, not used again.
@@ -365,7 +374,7 @@ pub unsafe extern "C" fn rocksdb_compactionfilterfactory_destroy(
 ) {
     ffi::guarded_no_err("rocksdb_compactionfilterfactory_destroy", || {
         // SAFETY: forwarded contract.
-        drop(unsafe { ffi::from_handle(compactionfilterfactory) });
+        unsafe { transfer::destroy(compactionfilterfactory) };
         Ok(())
     })
 }

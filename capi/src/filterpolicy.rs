@@ -4,14 +4,14 @@
 //! constructors make the full "FastLocalBloom" filter since RocksDB 7; the block-based one is
 //! gone) and ribbon, optionally with bloom below a level.
 //!
-//! Ownership moves to the block-based options when set (c-api-conventions.md §4); see
-//! [`Transferred`].
+//! Ownership moves to the block-based options when set (c-api-conventions.md §4): the handle
+//! is consumed, see `options::transfer`.
 
 use std::ffi::c_int;
 use std::sync::Arc;
 
 use crate::ffi;
-use crate::options::Transferred;
+use crate::options::transfer::{self, TransferHandle};
 
 /// Which filter RocksDB would build.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -41,15 +41,22 @@ impl FilterPolicy {
 }
 
 /// A filter policy handle. Ownership: owned by the caller until
-/// `rocksdb_block_based_options_set_filter_policy`, which takes it over (the caller then must
-/// not destroy it; a destroy anyway frees only this handle).
+/// `rocksdb_block_based_options_set_filter_policy`, which consumes it (the caller then must
+/// not destroy it; a destroy anyway does nothing).
 pub struct rocksdb_filterpolicy_t {
-    pub(crate) slot: Transferred<FilterPolicy>,
+    policy: Arc<FilterPolicy>,
+}
+
+impl TransferHandle for rocksdb_filterpolicy_t {
+    type Object = FilterPolicy;
+    fn into_object(self) -> Arc<FilterPolicy> {
+        self.policy
+    }
 }
 
 fn new_policy(p: FilterPolicy) -> *mut rocksdb_filterpolicy_t {
-    ffi::into_handle(rocksdb_filterpolicy_t {
-        slot: Transferred::new(Arc::new(p)),
+    transfer::new_handle(rocksdb_filterpolicy_t {
+        policy: Arc::new(p),
     })
 }
 
@@ -119,7 +126,7 @@ pub unsafe extern "C" fn rocksdb_filterpolicy_create_ribbon_hybrid(
 }
 
 /// Destroys a filter policy that was never set on block-based options. After it was set,
-/// RocksDB forbids this; solistore then frees only the handle. NULL is a no-op.
+/// RocksDB forbids this; solistore then does nothing. NULL is a no-op.
 ///
 /// # Safety
 /// `filterpolicy` must be NULL or a live handle, not used again.
@@ -127,7 +134,7 @@ pub unsafe extern "C" fn rocksdb_filterpolicy_create_ribbon_hybrid(
 pub unsafe extern "C" fn rocksdb_filterpolicy_destroy(filterpolicy: *mut rocksdb_filterpolicy_t) {
     ffi::guarded_no_err("rocksdb_filterpolicy_destroy", || {
         // SAFETY: forwarded contract.
-        drop(unsafe { ffi::from_handle(filterpolicy) });
+        unsafe { transfer::destroy(filterpolicy) };
         Ok(())
     })
 }

@@ -9,8 +9,8 @@
 //! even when `*success` is 0. A failed full merge makes the read fail with
 //! `Corruption: Error: Could not perform merge.`; a failed partial merge keeps the operands.
 //!
-//! Ownership moves to the options on `rocksdb_options_set_merge_operator` ([`Transferred`]):
-//! the destructor runs when the last options or DB holding the operator drops it, or in
+//! Ownership moves to the options on `rocksdb_options_set_merge_operator` (the handle is
+//! consumed, see `options::transfer`): the destructor runs when the last options or DB holding the operator drops it, or in
 //! `rocksdb_mergeoperator_destroy` if it was never set.
 
 use std::ffi::{c_char, c_int, c_uchar, c_void};
@@ -20,7 +20,7 @@ use engine::merge::MergeOperator;
 
 use crate::comparator::call_name;
 use crate::ffi;
-use crate::options::Transferred;
+use crate::options::transfer::{self, TransferHandle};
 
 type DestructorFn = unsafe extern "C" fn(*mut c_void);
 type FullMergeFn = unsafe extern "C" fn(
@@ -166,15 +166,15 @@ impl MergeOperator for CallbackMergeOperator {
 }
 
 /// A merge operator handle. Ownership: owned by the caller until
-/// `rocksdb_options_set_merge_operator` takes the operator over (see [`Transferred`]).
+/// `rocksdb_options_set_merge_operator` consumes it (`options::transfer`).
 pub struct rocksdb_mergeoperator_t {
-    slot: Transferred<CallbackMergeOperator>,
+    op: Arc<CallbackMergeOperator>,
 }
 
-impl rocksdb_mergeoperator_t {
-    /// Hands the operator to options (the first call moves ownership).
-    pub(crate) fn install(&mut self) -> Option<Arc<dyn MergeOperator>> {
-        self.slot.install().map(|op| op as Arc<dyn MergeOperator>)
+impl TransferHandle for rocksdb_mergeoperator_t {
+    type Object = CallbackMergeOperator;
+    fn into_object(self) -> Arc<CallbackMergeOperator> {
+        self.op
     }
 }
 
@@ -224,21 +224,21 @@ pub unsafe extern "C" fn rocksdb_mergeoperator_create(
         // SAFETY: forwarded contract.
         let name = unsafe { call_name(name, state) }
             .ok_or_else(|| engine::Error::invalid_argument("merge operator name is NULL"))?;
-        Ok(ffi::into_handle(rocksdb_mergeoperator_t {
-            slot: Transferred::new(Arc::new(CallbackMergeOperator {
+        Ok(transfer::new_handle(rocksdb_mergeoperator_t {
+            op: Arc::new(CallbackMergeOperator {
                 state,
                 destructor,
                 full_merge,
                 partial_merge,
                 delete_value,
                 name,
-            })),
+            }),
         }))
     })
 }
 
 /// Destroys a merge operator that was never set on options (its destructor runs). After it
-/// was set, RocksDB forbids this; solistore then frees only the handle. NULL is a no-op.
+/// was set, RocksDB forbids this; solistore then does nothing. NULL is a no-op.
 ///
 /// # Safety
 /// `mergeoperator` must be NULL or a live handle, not used again.
@@ -248,7 +248,7 @@ pub unsafe extern "C" fn rocksdb_mergeoperator_destroy(
 ) {
     ffi::guarded_no_err("rocksdb_mergeoperator_destroy", || {
         // SAFETY: forwarded contract.
-        drop(unsafe { ffi::from_handle(mergeoperator) });
+        unsafe { transfer::destroy(mergeoperator) };
         Ok(())
     })
 }

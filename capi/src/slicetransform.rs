@@ -3,7 +3,8 @@
 //! or prefix bloom yet, so `rocksdb_options_set_prefix_extractor` stores the extractor for
 //! later; [`SliceTransform::transform`] and [`SliceTransform::in_domain`] are ready for it.
 //!
-//! Ownership moves to the options when set ([`Transferred`]); a callback extractor's
+//! Ownership moves to the options when set (the handle is consumed, see `options::transfer`);
+//! a callback extractor's
 //! destructor runs when the last holder drops it. The 11.1.2 signature of
 //! `rocksdb_slicetransform_create` is exported (7.8.3 had an extra `in_range` callback).
 
@@ -12,7 +13,7 @@ use std::sync::Arc;
 
 use crate::comparator::call_name;
 use crate::ffi;
-use crate::options::Transferred;
+use crate::options::transfer::{self, TransferHandle};
 
 type DestructorFn = unsafe extern "C" fn(*mut c_void);
 type TransformFn =
@@ -111,14 +112,21 @@ impl SliceTransform {
 }
 
 /// A prefix extractor handle. Ownership: owned by the caller until
-/// `rocksdb_options_set_prefix_extractor` takes it over (see [`Transferred`]).
+/// `rocksdb_options_set_prefix_extractor` consumes it (`options::transfer`).
 pub struct rocksdb_slicetransform_t {
-    pub(crate) slot: Transferred<SliceTransform>,
+    transform: Arc<SliceTransform>,
+}
+
+impl TransferHandle for rocksdb_slicetransform_t {
+    type Object = SliceTransform;
+    fn into_object(self) -> Arc<SliceTransform> {
+        self.transform
+    }
 }
 
 fn new_transform(t: SliceTransform) -> *mut rocksdb_slicetransform_t {
-    ffi::into_handle(rocksdb_slicetransform_t {
-        slot: Transferred::new(Arc::new(t)),
+    transfer::new_handle(rocksdb_slicetransform_t {
+        transform: Arc::new(t),
     })
 }
 
@@ -189,7 +197,7 @@ pub unsafe extern "C" fn rocksdb_slicetransform_create_noop() -> *mut rocksdb_sl
 }
 
 /// Destroys an extractor that was never set on options (a callback extractor's destructor
-/// runs). After it was set, RocksDB forbids this; solistore then frees only the handle. NULL
+/// runs). After it was set, RocksDB forbids this; solistore then does nothing. NULL
 /// is a no-op.
 ///
 /// # Safety
@@ -200,7 +208,7 @@ pub unsafe extern "C" fn rocksdb_slicetransform_destroy(
 ) {
     ffi::guarded_no_err("rocksdb_slicetransform_destroy", || {
         // SAFETY: forwarded contract.
-        drop(unsafe { ffi::from_handle(slicetransform) });
+        unsafe { transfer::destroy(slicetransform) };
         Ok(())
     })
 }

@@ -259,7 +259,7 @@ typedef struct rocksdb_compactionfiltercontext_t rocksdb_compactionfiltercontext
 
 /*
  A compaction filter factory handle. Ownership: owned by the caller until
- `rocksdb_options_set_compaction_filter_factory` takes it over (see [`Transferred`]).
+ `rocksdb_options_set_compaction_filter_factory` consumes it (`options::transfer`).
  */
 typedef struct rocksdb_compactionfilterfactory_t rocksdb_compactionfilterfactory_t;
 
@@ -317,8 +317,8 @@ typedef struct rocksdb_filelock_t rocksdb_filelock_t;
 
 /*
  A filter policy handle. Ownership: owned by the caller until
- `rocksdb_block_based_options_set_filter_policy`, which takes it over (the caller then must
- not destroy it; a destroy anyway frees only this handle).
+ `rocksdb_block_based_options_set_filter_policy`, which consumes it (the caller then must
+ not destroy it; a destroy anyway does nothing).
  */
 typedef struct rocksdb_filterpolicy_t rocksdb_filterpolicy_t;
 
@@ -360,7 +360,7 @@ typedef struct rocksdb_memtableinfo_t rocksdb_memtableinfo_t;
 
 /*
  A merge operator handle. Ownership: owned by the caller until
- `rocksdb_options_set_merge_operator` takes the operator over (see [`Transferred`]).
+ `rocksdb_options_set_merge_operator` consumes it (`options::transfer`).
  */
 typedef struct rocksdb_mergeoperator_t rocksdb_mergeoperator_t;
 
@@ -399,7 +399,7 @@ typedef struct rocksdb_seqfile_t rocksdb_seqfile_t;
 
 /*
  A prefix extractor handle. Ownership: owned by the caller until
- `rocksdb_options_set_prefix_extractor` takes it over (see [`Transferred`]).
+ `rocksdb_options_set_prefix_extractor` consumes it (`options::transfer`).
  */
 typedef struct rocksdb_slicetransform_t rocksdb_slicetransform_t;
 
@@ -1158,7 +1158,7 @@ rocksdb_compactionfilterfactory_t *rocksdb_compactionfilterfactory_create(void *
 
 /*
  Destroys a factory that was never set on options (its destructor runs). After it was set,
- RocksDB forbids this; solistore then frees only the handle. NULL is a no-op.
+ RocksDB forbids this; solistore then does nothing. NULL is a no-op.
 
  # Safety
  `compactionfilterfactory` must be NULL or a live handle, not used again.
@@ -1371,7 +1371,7 @@ rocksdb_filterpolicy_t *rocksdb_filterpolicy_create_ribbon_hybrid(double bloom_e
 
 /*
  Destroys a filter policy that was never set on block-based options. After it was set,
- RocksDB forbids this; solistore then frees only the handle. NULL is a no-op.
+ RocksDB forbids this; solistore then does nothing. NULL is a no-op.
 
  # Safety
  `filterpolicy` must be NULL or a live handle, not used again.
@@ -5838,7 +5838,7 @@ rocksdb_mergeoperator_t *rocksdb_mergeoperator_create(void *state,
 
 /*
  Destroys a merge operator that was never set on options (its destructor runs). After it
- was set, RocksDB forbids this; solistore then frees only the handle. NULL is a no-op.
+ was set, RocksDB forbids this; solistore then does nothing. NULL is a no-op.
 
  # Safety
  `mergeoperator` must be NULL or a live handle, not used again.
@@ -5921,7 +5921,8 @@ void rocksdb_options_set_comparator(rocksdb_options_t *opt, rocksdb_comparator_t
 
 /*
  Sets the merge operator; the engine uses it for merges. Ownership moves to the options:
- the caller must not destroy `mergeoperator` afterwards (doing so only frees its handle).
+ the handle is consumed, so the caller must not destroy it afterwards (doing so anyway
+ is a no-op).
  Its destructor runs when the last options or DB holding it goes. NULL clears it.
 
  # Safety
@@ -8684,7 +8685,7 @@ rocksdb_slicetransform_t *rocksdb_slicetransform_create_noop(void);
 
 /*
  Destroys an extractor that was never set on options (a callback extractor's destructor
- runs). After it was set, RocksDB forbids this; solistore then frees only the handle. NULL
+ runs). After it was set, RocksDB forbids this; solistore then does nothing. NULL
  is a no-op.
 
  # Safety

@@ -13,8 +13,8 @@
 //! - the options are copied by `rocksdb_open*` and `rocksdb_options_create_copy`
 //!   (`Clone`; shared objects are `Arc`s, so copies share them as RocksDB's `shared_ptr`s do);
 //! - merge operator, prefix extractor and compaction filter factory: ownership moves to the
-//!   options ([`Transferred`]); the caller must not destroy them, and a destroy anyway only
-//!   frees its handle;
+//!   options (`transfer`): setting consumes the handle; the caller must not destroy it, and a
+//!   destroy anyway is a no-op;
 //! - comparator and compaction filter: borrowed; the caller destroys them after the last DB
 //!   using them is closed, which runs their destructor;
 //! - caches, rate limiter, write buffer manager, env: shared; the caller may destroy its
@@ -28,10 +28,11 @@ pub(crate) mod statistics;
 pub(crate) mod stored;
 #[cfg(test)]
 mod tests;
+pub(crate) mod transfer;
 pub mod universal_compaction_options;
 
 use std::ffi::{c_char, c_int, c_uchar};
-use std::sync::{Arc, Weak};
+use std::sync::Arc;
 
 use engine::merge::UInt64AddOperator;
 use engine::options::{ColumnFamilyOptions, DbOptions, WalRecoveryMode};
@@ -73,39 +74,6 @@ pub struct rocksdb_options_t {
     pub(crate) cf: ColumnFamilyOptions,
     /// Values the engine does not act on yet (tables, compression, compaction styles, ...).
     pub(crate) s: StoredOptions,
-}
-
-/// An object whose ownership C hands to the options when it is set (merge operator, prefix
-/// extractor, filter policy, compaction filter factory; c-api-conventions.md §4).
-///
-/// The handle starts `Owned`: destroying it then drops the object (running the C destructor
-/// when nothing else holds it). Installing it moves the handle's reference out and leaves a
-/// `Weak`, so the object lives exactly as long as the options and DBs holding it, as in
-/// RocksDB. A caller that destroys the handle after installing it (which RocksDB forbids) only
-/// frees the handle: no double free. Installing the same handle again shares the object while
-/// it is alive (RocksDB would double-delete).
-pub(crate) enum Transferred<T: ?Sized> {
-    Owned(Arc<T>),
-    Installed(Weak<T>),
-}
-
-impl<T: ?Sized> Transferred<T> {
-    pub(crate) fn new(value: Arc<T>) -> Self {
-        Transferred::Owned(value)
-    }
-
-    /// Gives the installer its reference (see the type's doc). None when a previously
-    /// installed object is gone.
-    pub(crate) fn install(&mut self) -> Option<Arc<T>> {
-        let weak = match self {
-            Transferred::Owned(arc) => Arc::downgrade(arc),
-            Transferred::Installed(weak) => return weak.upgrade(),
-        };
-        match std::mem::replace(self, Transferred::Installed(weak)) {
-            Transferred::Owned(arc) => Some(arc),
-            Transferred::Installed(_) => None,
-        }
-    }
 }
 
 /// Runs a setter body on the object behind `opt` (options and the other plain option
@@ -296,7 +264,8 @@ pub unsafe extern "C" fn rocksdb_options_set_comparator(
 }
 
 /// Sets the merge operator; the engine uses it for merges. Ownership moves to the options:
-/// the caller must not destroy `mergeoperator` afterwards (doing so only frees its handle).
+/// the handle is consumed, so the caller must not destroy it afterwards (doing so anyway
+/// is a no-op).
 /// Its destructor runs when the last options or DB holding it goes. NULL clears it.
 ///
 /// # Safety
@@ -311,11 +280,8 @@ pub unsafe extern "C" fn rocksdb_options_set_merge_operator(
         // SAFETY: forwarded contract.
         let o = unsafe { ffi::borrow_mut(opt, "opt")? };
         // SAFETY: forwarded contract.
-        let op = match unsafe { mergeoperator.as_mut() } {
-            Some(m) => m.install(),
-            None => None,
-        };
-        o.cf.merge_operator = op;
+        let op = unsafe { transfer::install(mergeoperator) };
+        o.cf.merge_operator = op.map(|op| op as Arc<dyn engine::merge::MergeOperator>);
         Ok(())
     })
 }
@@ -373,10 +339,7 @@ pub unsafe extern "C" fn rocksdb_options_set_compaction_filter_factory(
         // SAFETY: forwarded contract.
         let o = unsafe { ffi::borrow_mut(opt, "opt")? };
         // SAFETY: forwarded contract.
-        o.s.compaction_filter_factory = match unsafe { compactionfilterfactory.as_mut() } {
-            Some(f) => f.slot.install(),
-            None => None,
-        };
+        o.s.compaction_filter_factory = unsafe { transfer::install(compactionfilterfactory) };
         Ok(())
     })
 }
@@ -398,10 +361,7 @@ pub unsafe extern "C" fn rocksdb_options_set_prefix_extractor(
         // SAFETY: forwarded contract.
         let o = unsafe { ffi::borrow_mut(opt, "opt")? };
         // SAFETY: forwarded contract.
-        o.s.prefix_extractor = match unsafe { slicetransform.as_mut() } {
-            Some(t) => t.slot.install(),
-            None => None,
-        };
+        o.s.prefix_extractor = unsafe { transfer::install(slicetransform) };
         Ok(())
     })
 }

@@ -976,7 +976,7 @@ fn block_based_table_options_are_copied_at_set() {
         rocksdb_block_based_options_set_filter_policy(t, fp);
         rocksdb_options_set_block_based_table_factory(o.0, t);
         rocksdb_block_based_options_set_block_size(t, 1);
-        // A caller that (wrongly) destroys the installed policy frees only its handle.
+        // A caller that (wrongly) destroys the installed policy does nothing.
         rocksdb_filterpolicy_destroy(fp);
         rocksdb_block_based_options_set_filter_policy(t, ptr::null_mut());
         rocksdb_block_based_options_destroy(t);
@@ -1276,8 +1276,8 @@ fn merge_operator_full_merge_through_the_engine() {
         db.close().expect("close");
         drop((cf, db));
         let _ = std::fs::remove_dir_all(&path);
-        // A (forbidden) destroy after installing frees only the handle.
-        // SAFETY: `m` is a live handle; not used again.
+        // A (forbidden) destroy after installing is a no-op: the handle was consumed.
+        // SAFETY: `m` was consumed by the set above, which `destroy` recognises.
         unsafe { rocksdb_mergeoperator_destroy(m) };
         assert_eq!(
             st.destroyed.load(Ordering::SeqCst),
@@ -1315,9 +1315,35 @@ fn merge_operator_failure_releases_the_buffer_and_fails_the_read() {
     drop(op);
     drop(o);
     assert_eq!(st.destroyed.load(Ordering::SeqCst), 1);
-    // SAFETY: the handle is still live (only its operator moved).
+    // SAFETY: `m` was consumed by the set above, which `destroy` recognises.
     unsafe { rocksdb_mergeoperator_destroy(m) };
     assert_eq!(st.destroyed.load(Ordering::SeqCst), 1);
+}
+
+#[test]
+fn merge_operator_set_twice_is_shared_and_destroyed_once() {
+    let st = MergeState::default();
+    let m = merge_op(&st, false);
+    let (a, b) = (Opts::new(), Opts::new());
+    // SAFETY: `m` is live, then consumed; setting it again is recognised.
+    unsafe {
+        rocksdb_options_set_merge_operator(a.0, m);
+        rocksdb_options_set_merge_operator(b.0, m);
+    }
+    let (ma, mb) = (
+        a.get().cf.merge_operator.clone().expect("set"),
+        b.get().cf.merge_operator.clone().expect("shared"),
+    );
+    assert!(Arc::ptr_eq(&ma, &mb));
+    drop((ma, mb, a));
+    assert_eq!(st.destroyed.load(Ordering::SeqCst), 0);
+    drop(b);
+    assert_eq!(st.destroyed.load(Ordering::SeqCst), 1);
+    // A new handle may reuse the consumed address: it is live and destroyable.
+    let m2 = merge_op(&st, false);
+    // SAFETY: live handle, not used again.
+    unsafe { rocksdb_mergeoperator_destroy(m2) };
+    assert_eq!(st.destroyed.load(Ordering::SeqCst), 2);
 }
 
 #[test]
@@ -1474,7 +1500,7 @@ fn compaction_filter_factory_owns_its_filters() {
             Some(filter_name),
         );
         rocksdb_options_set_compaction_filter_factory(o.0, fac);
-        // Forbidden by RocksDB, harmless here: frees only the handle.
+        // Forbidden by RocksDB, harmless here: the handle was consumed.
         rocksdb_compactionfilterfactory_destroy(fac);
     }
     let fac = o.get().s.compaction_filter_factory.clone().expect("set");
