@@ -10,7 +10,7 @@
 use std::ffi::{c_char, c_void, CStr, CString};
 use std::ptr;
 
-use engine::options::{ColumnFamilyOptions, DbOptions};
+
 
 use super::*;
 use crate::column_family::*;
@@ -20,16 +20,13 @@ use crate::snapshot::*;
 use crate::writebatch::*;
 use crate::writeoptions::*;
 
-/// Options as `rocksdb_options_create` + setters would make them (that file belongs to
-/// another module; built directly here).
+/// Options as `rocksdb_options_create` + `set_create_if_missing` make them.
 pub(crate) fn test_options(create_if_missing: bool) -> *mut rocksdb_options_t {
-    ffi::into_handle(rocksdb_options_t {
-        db: DbOptions {
-            create_if_missing,
-            ..Default::default()
-        },
-        cf: ColumnFamilyOptions::default(),
-    })
+    // SAFETY: no arguments; the handle is released by `free_options`.
+    let o = unsafe { crate::options::rocksdb_options_create() };
+    // SAFETY: `o` is the live handle just created.
+    unsafe { crate::options::accessors::rocksdb_options_set_create_if_missing(o, u8::from(create_if_missing)) };
+    o
 }
 
 fn free_options(o: *mut rocksdb_options_t) {
