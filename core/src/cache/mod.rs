@@ -10,6 +10,7 @@
 //! block cache with pinned dummy entries, so that one cache capacity bounds both.
 
 pub mod lru;
+mod lru_shard;
 pub mod write_buffer_manager;
 
 pub use lru::{CacheKey, CacheStats, Handle, LruCache, Priority};
