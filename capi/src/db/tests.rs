@@ -10,8 +10,6 @@
 use std::ffi::{c_char, c_void, CStr, CString};
 use std::ptr;
 
-
-
 use super::*;
 use crate::column_family::*;
 use crate::iter::*;
@@ -25,7 +23,12 @@ pub(crate) fn test_options(create_if_missing: bool) -> *mut rocksdb_options_t {
     // SAFETY: no arguments; the handle is released by `free_options`.
     let o = unsafe { crate::options::rocksdb_options_create() };
     // SAFETY: `o` is the live handle just created.
-    unsafe { crate::options::accessors::rocksdb_options_set_create_if_missing(o, u8::from(create_if_missing)) };
+    unsafe {
+        crate::options::accessors::rocksdb_options_set_create_if_missing(
+            o,
+            u8::from(create_if_missing),
+        )
+    };
     o
 }
 

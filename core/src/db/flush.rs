@@ -183,7 +183,7 @@ impl DbInner {
     pub(crate) fn table_builder_options(
         &self,
         cfd: &ColumnFamilyData,
-        _level: usize,
+        level: usize,
     ) -> TableBuilderOptions {
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -199,6 +199,11 @@ impl DbInner {
             column_family_id: u64::from(cfd.id),
             column_family_name: cfd.name.clone(),
             filter: crate::sst::filter::builder_for(&cfd.options),
+            compression: match cfd.options.compression_per_level.as_slice() {
+                [] => cfd.options.compression,
+                per_level => per_level[level.min(per_level.len() - 1)],
+            },
+            block_size: cfd.options.block_size.max(1),
             creation_time: now,
             file_creation_time: now,
             ..Default::default()

@@ -10,6 +10,7 @@
 //! `write` (group commit), `read` (get, multi_get, iterators, snapshots), `column_family`.
 
 mod background;
+mod checkpoint;
 pub mod column_family;
 mod compact;
 mod flush;

@@ -107,6 +107,16 @@ pub struct ColumnFamilyOptions {
     pub compaction_filter_factory: Option<Arc<dyn CompactionFilterFactory>>,
     /// Bloom filter bits per key for new tables; None writes no filter.
     pub bloom_bits_per_key: Option<f64>,
+    /// Compression of new tables' blocks (RocksDB's default: Snappy).
+    pub compression: crate::sst::CompressionType,
+    /// Per-level compression; when non-empty, level `i` uses entry `min(i, len - 1)`.
+    pub compression_per_level: Vec<crate::sst::CompressionType>,
+    /// The shared block cache for table blocks (None: no caching of blocks).
+    pub block_cache: Option<Arc<crate::cache::LruCache>>,
+    /// Charge index and filter blocks to the block cache (RocksDB's default: false, they
+    /// are kept with the open table).
+    pub cache_index_and_filter_blocks: bool,
+    pub block_size: usize,
     pub write_buffer_size: usize,
     pub max_write_buffer_number: i32,
     pub min_write_buffer_number_to_merge: i32,
@@ -143,6 +153,11 @@ impl Default for ColumnFamilyOptions {
             compaction_filter: None,
             compaction_filter_factory: None,
             bloom_bits_per_key: None,
+            compression: crate::sst::CompressionType::Snappy,
+            compression_per_level: Vec::new(),
+            block_cache: None,
+            cache_index_and_filter_blocks: false,
+            block_size: 4096,
             write_buffer_size: 64 << 20,
             max_write_buffer_number: 2,
             min_write_buffer_number_to_merge: 1,
