@@ -15,6 +15,7 @@ pub mod column_family;
 mod compact;
 mod flush;
 mod open;
+mod properties;
 mod read;
 mod super_version;
 mod table_cache;
@@ -463,7 +464,7 @@ impl Db {
 
     /// A property's text value (RocksDB's names), or None for an unknown property.
     pub fn property(&self, cf: &ColumnFamilyHandle, name: &str) -> Option<String> {
-        read::property(&self.inner, cf, name)
+        properties::property(&self.inner, cf, name)
     }
 
     /// The DB's identity (the `IDENTITY` file's content).

@@ -49,15 +49,11 @@ impl SnapshotList {
     pub(crate) fn count(&self) -> usize {
         self.live.lock().values().sum()
     }
-    /// The oldest live snapshot's sequence number.
     /// Every live snapshot's sequence number, ascending (compaction keeps what they see).
     pub(crate) fn all(&self) -> Vec<SequenceNumber> {
         self.live.lock().keys().copied().collect()
     }
-    #[expect(
-        dead_code,
-        reason = "compaction (issue 3) keeps versions this snapshot sees"
-    )]
+    /// The oldest live snapshot's sequence number.
     pub(crate) fn oldest(&self) -> Option<SequenceNumber> {
         self.live.lock().keys().next().copied()
     }
@@ -392,36 +388,4 @@ pub(crate) fn new_iterator(
         _sv: sv,
         _db: db.clone(),
     })
-}
-
-/// RocksDB's DB properties that the engine can answer today.
-pub(crate) fn property(db: &DbInner, cf: &ColumnFamilyHandle, name: &str) -> Option<String> {
-    let mem = cf.cfd.mem();
-    let value = match name {
-        "rocksdb.num-entries-active-mem-table" | "rocksdb.estimate-num-keys" => {
-            mem.num_entries().to_string()
-        }
-        "rocksdb.num-deletes-active-mem-table" => mem.num_deletes().to_string(),
-        "rocksdb.cur-size-active-mem-table"
-        | "rocksdb.cur-size-all-mem-tables"
-        | "rocksdb.size-all-mem-tables" => mem.approximate_memory_usage().to_string(),
-        "rocksdb.num-immutable-mem-table" | "rocksdb.num-immutable-mem-table-flushed" => "0".into(),
-        "rocksdb.num-snapshots" => db.snapshots.count().to_string(),
-        "rocksdb.oldest-snapshot-time" => "0".into(),
-        "rocksdb.background-errors" => u64::from(db.bg_error.lock().is_some()).to_string(),
-        "rocksdb.is-write-stopped"
-        | "rocksdb.compaction-pending"
-        | "rocksdb.mem-table-flush-pending" => "0".into(),
-        "rocksdb.total-sst-files-size"
-        | "rocksdb.live-sst-files-size"
-        | "rocksdb.estimate-live-data-size" => "0".into(),
-        "rocksdb.current-super-version-number" => "1".into(),
-        "rocksdb.latest-sequence-number" => db.last_sequence.load(Ordering::Acquire).to_string(),
-        _ => {
-            let level = name.strip_prefix("rocksdb.num-files-at-level")?;
-            level.parse::<u32>().ok()?;
-            "0".into()
-        }
-    };
-    Some(value)
 }
