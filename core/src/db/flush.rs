@@ -123,6 +123,7 @@ impl DbInner {
         drop(vs);
         self.delete_obsolete_wals();
         self.delete_obsolete_tables();
+        self.charge_memtables(false)?;
         self.background.schedule_compaction();
         Ok(())
     }

@@ -76,6 +76,10 @@ pub(crate) struct DbInner {
     pub(crate) compaction_lock: Mutex<()>,
     /// Table files out of the current versions, deleted once no reader's view names them.
     pub(crate) obsolete_tables: Mutex<Vec<Arc<crate::version::edit::FileMetaData>>>,
+    /// The memtable budget this DB charges (see `charge_memtables`).
+    pub(crate) write_buffer_manager: Option<Arc<crate::cache::WriteBufferManager>>,
+    /// Bytes of memtable memory currently charged to `write_buffer_manager`.
+    pub(crate) charged_memory: Mutex<usize>,
     /// Set by a write with `disable_wal`: such data must be flushed at close.
     pub(crate) unlogged_writes: AtomicBool,
     pub(crate) background: background::Background,
@@ -98,6 +102,48 @@ impl DbInner {
         }
         if let Some(err) = self.bg_error.lock().clone() {
             return Err(err);
+        }
+        Ok(())
+    }
+
+    /// Brings the write buffer manager's charge in line with the memtables' memory (active
+    /// and immutable, every family), and when the shared budget asks for a flush, switches
+    /// the largest active memtable. The switch needs leader context, so `may_switch` is set
+    /// only by the write leader.
+    pub(crate) fn charge_memtables(&self, may_switch: bool) -> Result<()> {
+        let Some(wbm) = &self.write_buffer_manager else {
+            return Ok(());
+        };
+        let cfds: Vec<Arc<ColumnFamilyData>> = self.cfs.read().iter().cloned().collect();
+        let mut total = 0usize;
+        let mut largest: Option<(usize, &Arc<ColumnFamilyData>)> = None;
+        for cfd in &cfds {
+            let sv = cfd.super_version();
+            let active = sv.mem.approximate_memory_usage();
+            total += active
+                + sv.imms
+                    .iter()
+                    .map(|m| m.approximate_memory_usage())
+                    .sum::<usize>();
+            if largest.is_none_or(|(b, _)| active > b) {
+                largest = Some((active, cfd));
+            }
+        }
+        {
+            let mut charged = self.charged_memory.lock();
+            if total > *charged {
+                wbm.reserve_mem(total - *charged);
+            } else if total < *charged {
+                wbm.free_mem(*charged - total);
+            }
+            *charged = total;
+        }
+        if may_switch && wbm.should_flush() {
+            if let Some((bytes, cfd)) = largest {
+                if bytes > 0 {
+                    return self.switch_memtable(cfd);
+                }
+            }
         }
         Ok(())
     }
@@ -494,6 +540,7 @@ impl Db {
             return Ok(());
         }
         inner.background.shutdown();
+        inner.release_memtable_charge();
         // Wait out an in-flight group: the leader holds `wal` while it appends.
         let res = {
             let mut wal = inner.write.wal.lock();
@@ -529,9 +576,21 @@ impl Db {
     }
 }
 
+impl DbInner {
+    /// Returns every byte this DB charged to its write buffer manager (at close).
+    fn release_memtable_charge(&self) {
+        if let Some(wbm) = &self.write_buffer_manager {
+            let mut charged = self.charged_memory.lock();
+            wbm.free_mem(*charged);
+            *charged = 0;
+        }
+    }
+}
+
 impl Drop for DbInner {
     fn drop(&mut self) {
         self.background.stop_without_join();
+        self.release_memtable_charge();
         if let Some(log) = self.write.wal.get_mut().as_mut() {
             let _ = log.flush();
         }

@@ -194,6 +194,13 @@ pub(crate) fn open(
         compaction_lock: Mutex::new(()),
         obsolete_tables: Mutex::new(Vec::new()),
         unlogged_writes: AtomicBool::new(false),
+        write_buffer_manager: opts.write_buffer_manager.clone().or_else(|| {
+            usize::try_from(opts.db_write_buffer_size)
+                .ok()
+                .filter(|n| *n > 0)
+                .map(|n| Arc::new(crate::cache::WriteBufferManager::new(n, None, false)))
+        }),
+        charged_memory: Mutex::new(0),
         background: Default::default(),
     });
     if !read_only {

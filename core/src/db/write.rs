@@ -246,7 +246,8 @@ impl DbInner {
         if disable_wal {
             self.unlogged_writes.store(true, Ordering::Release);
         }
-        self.switch_full_memtables()
+        self.switch_full_memtables()?;
+        self.charge_memtables(true)
     }
 
     /// Stalls the leader while a family has as many unflushed memtables as

@@ -66,6 +66,9 @@ pub struct DbOptions {
     pub delete_obsolete_files_period_micros: u64,
     pub stats_dump_period_sec: u32,
     pub write_dbid_to_manifest: bool,
+    /// A memtable budget shared with other DBs (and optionally charged to a block cache).
+    /// When None and `db_write_buffer_size` > 0, the DB makes a private one.
+    pub write_buffer_manager: Option<Arc<crate::cache::WriteBufferManager>>,
 }
 
 impl Default for DbOptions {
@@ -94,6 +97,7 @@ impl Default for DbOptions {
             delete_obsolete_files_period_micros: 6 * 60 * 60 * 1_000_000,
             stats_dump_period_sec: 600,
             write_dbid_to_manifest: false,
+            write_buffer_manager: None,
         }
     }
 }
