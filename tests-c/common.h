@@ -249,6 +249,20 @@ static inline rocksdb_t *open_ok(const rocksdb_options_t *o, const char *path) {
   return db;
 }
 
+/* Opens `path` through rocksdb_open_column_families with only "default" (works on 7.8.3,
+ * which lacks rocksdb_get_default_column_family_handle) and returns its handle in `*cf`. */
+static inline rocksdb_t *open_default_cf(const rocksdb_options_t *o, const char *path,
+                                         rocksdb_column_family_handle_t **cf) {
+  const char *names[1] = {"default"};
+  const rocksdb_options_t *cf_opts[1] = {o};
+  char *err = NULL;
+  rocksdb_t *db = rocksdb_open_column_families(o, path, 1, names, cf_opts, cf, &err);
+  EXPECT_NO_ERR(err);
+  EXPECT(db != NULL);
+  EXPECT(*cf != NULL);
+  return db;
+}
+
 static inline void put_ok(rocksdb_t *db, const rocksdb_writeoptions_t *wo, const char *k,
                           const char *v) {
   char *err = NULL;
