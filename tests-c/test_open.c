@@ -148,6 +148,30 @@ static void destroy_db_removes_data(void) {
   rocksdb_options_destroy(o);
 }
 
+static void destroy_db_while_open_fails(void) {
+  /* DestroyDB takes the LOCK first; the open DB holds it, so nothing is removed. */
+  const char *path = db_path("db");
+  rocksdb_options_t *o = opts_create();
+  rocksdb_writeoptions_t *wo = rocksdb_writeoptions_create();
+  rocksdb_readoptions_t *ro = rocksdb_readoptions_create();
+  rocksdb_t *db = open_ok(o, path);
+  put_ok(db, wo, "k", "v");
+  char *err = NULL;
+  rocksdb_destroy_db(o, path, &err);
+  EXPECTF(err != NULL, "destroy_db of an open DB succeeded");
+  fprintf(stderr, "[%s] destroy while open: %s\n", g_phase, err);
+  EXPECT(strncmp(err, "IO error: ", 10) == 0);
+  EXPECT_ERR_CONTAINS(err, "LOCK");
+  EXPECT_GET(db, ro, "k", "v");
+  rocksdb_close(db);
+  db = open_ok(o, path);
+  EXPECT_GET(db, ro, "k", "v");
+  rocksdb_close(db);
+  rocksdb_readoptions_destroy(ro);
+  rocksdb_writeoptions_destroy(wo);
+  rocksdb_options_destroy(o);
+}
+
 static void reopen_after_close_keeps_data(void) {
   const char *path = db_path("db");
   rocksdb_options_t *o = opts_create();
@@ -260,7 +284,7 @@ static void open_error_replaces_preset_message(void) {
 
 TESTC_MAIN("test_open", P(missing_db_without_create_if_missing), P(error_if_exists),
            P(second_open_in_process_fails_on_lock), P(open_held_by_other_process),
-           P(destroy_db_of_missing_path_ok), P(destroy_db_removes_data),
+           P(destroy_db_of_missing_path_ok), P(destroy_db_removes_data), P(destroy_db_while_open_fails),
            P(reopen_after_close_keeps_data), P(options_copied_at_open),
            P(empty_existing_directory_opens_as_new),
            P(create_if_missing_creates_directory),
