@@ -6,6 +6,7 @@
 #   dropin              build/rocksdb/*   with LD_LIBRARY_PATH=build/dropin (librocksdb.so.7.8 -> libsolistore.so)
 #   valgrind-solistore  build/solistore/* under valgrind (definite leaks and memory errors fail)
 #   valgrind-rocksdb    build/rocksdb/*   under valgrind, for comparison
+#   asan                build/asan/*      (solistore, -fsanitize=address,undefined; leaks left to valgrind)
 #   all                 rocksdb solistore dropin (the default)
 # PROGS="test_open test_iter" selects programs. stdout shows each phase's verdict; the stderr of
 # each run goes to build/logs/<mode>/<prog>.log (its tail is shown when a program fails).
@@ -30,6 +31,8 @@ for mode in $modes; do
     rocksdb|valgrind-rocksdb) dir=build/rocksdb ;;
     solistore|valgrind-solistore) dir=build/solistore ;;
     dropin) dir=build/rocksdb ;;
+    asan) dir=build/asan
+      [ $build = 1 ] && { make -s build-asan PROGS="$PROGS" || exit 2; } ;;
     *) echo "run.sh: unknown mode $mode" >&2; exit 2 ;;
   esac
   mkdir -p "build/logs/$mode"
@@ -43,6 +46,8 @@ for mode in $modes; do
         TESTC_TIMEOUT="${TESTC_TIMEOUT:-1800}" valgrind -q --error-exitcode=1 --leak-check=full \
           --errors-for-leak-kinds=definite --show-leak-kinds=definite \
           --suppressions="$PWD/valgrind.supp" "./$dir/$p" 2>"$log" ;;
+      asan) ASAN_OPTIONS="detect_leaks=0:abort_on_error=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
+        UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" "./$dir/$p" 2>"$log" ;;
       *) "./$dir/$p" 2>"$log" ;;
     esac
     rc=$?
