@@ -172,6 +172,37 @@ static void destroy_db_while_open_fails(void) {
   rocksdb_options_destroy(o);
 }
 
+static void read_only_open(void) {
+  const char *path = db_path("db");
+  rocksdb_options_t *o = opts_create();
+  rocksdb_writeoptions_t *wo = rocksdb_writeoptions_create();
+  rocksdb_readoptions_t *ro = rocksdb_readoptions_create();
+  char *err = NULL;
+  /* A missing DB cannot be opened read-only, create_if_missing or not. */
+  rocksdb_t *rdb = rocksdb_open_for_read_only(o, path, 0, &err);
+  EXPECT(rdb == NULL);
+  EXPECT_ERR_PREFIX(err, "IO error: ");
+  rocksdb_t *db = open_ok(o, path);
+  put_ok(db, wo, "k", "v");
+  /* Read-only opens take no LOCK: allowed while the writer has it open. */
+  rdb = rocksdb_open_for_read_only(o, path, 0, &err);
+  EXPECT_NO_ERR(err);
+  EXPECT(rdb != NULL);
+  EXPECT_GET(rdb, ro, "k", "v"); /* recovered from the WAL */
+  rocksdb_put(rdb, wo, S("k2"), S("v2"), &err);
+  EXPECT_ERR_EQ(err, "Not implemented: Not supported operation in read only mode.");
+  rocksdb_delete(rdb, wo, S("k"), &err);
+  EXPECT_ERR_EQ(err, "Not implemented: Not supported operation in read only mode.");
+  /* Its view is fixed at open. */
+  put_ok(db, wo, "later", "1");
+  EXPECT_GET(rdb, ro, "later", NULL);
+  rocksdb_close(rdb);
+  rocksdb_close(db);
+  rocksdb_readoptions_destroy(ro);
+  rocksdb_writeoptions_destroy(wo);
+  rocksdb_options_destroy(o);
+}
+
 static void reopen_after_close_keeps_data(void) {
   const char *path = db_path("db");
   rocksdb_options_t *o = opts_create();
@@ -284,7 +315,7 @@ static void open_error_replaces_preset_message(void) {
 
 TESTC_MAIN("test_open", P(missing_db_without_create_if_missing), P(error_if_exists),
            P(second_open_in_process_fails_on_lock), P(open_held_by_other_process),
-           P(destroy_db_of_missing_path_ok), P(destroy_db_removes_data), P(destroy_db_while_open_fails),
+           P(destroy_db_of_missing_path_ok), P(destroy_db_removes_data), P(destroy_db_while_open_fails), P(read_only_open),
            P(reopen_after_close_keeps_data), P(options_copied_at_open),
            P(empty_existing_directory_opens_as_new),
            P(create_if_missing_creates_directory),
