@@ -19,7 +19,7 @@ test-rust:
 	$(CARGO) test --release --workspace
 
 abi: build
-	$(CARGO) x abi-check
+	$(CARGO) x abi-check --release
 
 # Long runs: the 1,000-kill crash loop and deep property tests.
 soak:

@@ -25,6 +25,7 @@
 #![deny(unsafe_code)]
 
 pub mod batch;
+pub mod compaction;
 pub mod db;
 pub mod error;
 pub mod fs;
@@ -34,6 +35,7 @@ pub mod memtable;
 pub mod merge;
 pub mod options;
 pub mod range_del;
+pub mod sst;
 pub mod util;
 pub mod version;
 pub mod wal;

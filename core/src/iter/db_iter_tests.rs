@@ -646,7 +646,9 @@ mod model {
         lower: Option<&[u8]>,
         upper: Option<&[u8]>,
     ) -> Vec<(Vec<u8>, Shown)> {
-        let mut by_key: BTreeMap<Vec<u8>, Vec<(u64, ValueType, Vec<u8>)>> = BTreeMap::new();
+        // user key -> (seq, type, value) versions
+        type Versions = Vec<(u64, ValueType, Vec<u8>)>;
+        let mut by_key: BTreeMap<Vec<u8>, Versions> = BTreeMap::new();
         for (k, s, t, v) in entries {
             by_key
                 .entry(k.clone())
@@ -664,7 +666,7 @@ mod model {
                 .map(|t| t.seq)
                 .max()
                 .unwrap_or(0);
-            versions.sort_by(|a, b| b.0.cmp(&a.0));
+            versions.sort_by_key(|v| std::cmp::Reverse(v.0));
             let mut operands: Vec<Vec<u8>> = Vec::new(); // newest first
             let mut base: Option<Vec<u8>> = None;
             let mut any = false;
@@ -833,4 +835,12 @@ mod model {
             }
         }
     }
+}
+
+#[test]
+fn thread_safety_markers() {
+    fn send<T: Send>() {}
+    fn send_sync<T: Send + Sync>() {}
+    send::<DbIter>();
+    send_sync::<FragmentedRangeTombstones>();
 }

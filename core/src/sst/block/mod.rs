@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: Apache-2.0
+//! Blocks: the unit a table is read and written in. [`builder::BlockBuilder`] makes them (write
+//! path); [`Block`] parses one and [`iter::BlockIter`] is its cursor (read path).
+//!
+//! Reading the footer of a block (`block.cc`, `data_block_footer.cc`): the last fixed32 holds
+//! `num_restarts` in its low 31 bits and the data-block index type in bit 31, except for blocks
+//! larger than 64 KiB, where all 32 bits are `num_restarts`. With the hash index type
+//! (`kDataBlockBinaryAndHash`), `buckets:u8[n] n:fixed16` sit between the restart array and the
+//! footer; we skip them and search by binary search only.
+
+pub mod builder;
+pub mod iter;
+
+pub use builder::BlockBuilder;
+pub use iter::{BlockIter, IndexFormat, KeyOrder};
+
+use crate::error::{Error, Result};
+use crate::util::coding::decode_fixed32;
+
+/// Largest block for which bit 31 of the footer is the index type.
+const MAX_BLOCK_SIZE_WITH_INDEX_TYPE: usize = 1 << 16;
+
+/// A parsed (uncompressed) block.
+#[derive(Debug)]
+pub struct Block {
+    data: Vec<u8>,
+    /// Offset of the restart array; entries live in `data[..restart_offset]`.
+    restart_offset: usize,
+    num_restarts: usize,
+}
+
+impl Block {
+    /// Parses the block trailer part of `data`.
+    ///
+    /// # Errors
+    /// Corruption when the restart array does not fit.
+    pub fn new(data: Vec<u8>) -> Result<Block> {
+        let bad = || Error::corruption("bad block contents");
+        let n = data.len();
+        if n < 4 {
+            return Err(bad());
+        }
+        let footer = decode_fixed32(&data[n - 4..]);
+        let (hash_index, num_restarts) = if n > MAX_BLOCK_SIZE_WITH_INDEX_TYPE {
+            (false, footer as usize)
+        } else {
+            (footer >> 31 == 1, (footer & 0x7fff_ffff) as usize)
+        };
+        let array_end = if hash_index {
+            if n < 6 {
+                return Err(bad());
+            }
+            let buckets = usize::from(u16::from_le_bytes([data[n - 6], data[n - 5]]));
+            (n - 6).checked_sub(buckets).ok_or_else(bad)?
+        } else {
+            n - 4
+        };
+        let restart_offset = num_restarts
+            .checked_mul(4)
+            .and_then(|len| array_end.checked_sub(len))
+            .ok_or_else(bad)?;
+        Ok(Block {
+            data,
+            restart_offset,
+            num_restarts,
+        })
+    }
+
+    pub fn size(&self) -> usize {
+        self.data.len()
+    }
+
+    pub fn num_restarts(&self) -> usize {
+        self.num_restarts
+    }
+
+    pub(crate) fn data(&self) -> &[u8] {
+        &self.data
+    }
+
+    pub(crate) fn restart_offset(&self) -> usize {
+        self.restart_offset
+    }
+
+    /// Offset of restart point `i` (< `num_restarts`).
+    pub(crate) fn restart_point(&self, i: usize) -> usize {
+        let at = self.restart_offset + 4 * i;
+        decode_fixed32(&self.data[at..at + 4]) as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rejects_impossible_restart_counts() {
+        assert!(Block::new(vec![1, 2, 3]).is_err());
+        assert!(Block::new(vec![0, 0, 0, 0, 2, 0, 0, 0]).is_err());
+        let b = Block::new(vec![0, 0, 0, 0, 1, 0, 0, 0]).expect("empty block");
+        assert_eq!(b.num_restarts(), 1);
+        assert_eq!(b.restart_offset(), 0);
+    }
+
+    #[test]
+    fn hash_index_bit_is_stripped() {
+        // restart[0]=0, one bucket (0xff), num_buckets=1, footer = 1 | 1<<31.
+        let data = vec![0, 0, 0, 0, 0xff, 1, 0, 1, 0, 0, 0x80];
+        let b = Block::new(data).expect("hash-index block");
+        assert_eq!(b.num_restarts(), 1);
+        assert_eq!(b.restart_offset(), 0);
+    }
+}

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: Apache-2.0
+//! Block compression as RocksDB frames it (write path: table builder; read path: every
+//! compressed block read).
+//!
+//! ```text
+//! Snappy  := raw snappy block (its own varint length header; no RocksDB prefix)
+//! LZ4     := uncompressed_len:varint32 lz4_block          (compress_format_version 2, fv >= 2)
+//!          | uncompressed_len:fixed32 pad:u32 lz4_block   (format_version < 2, read only)
+//! ```
+//!
+//! A block is stored compressed only when that saves at least 12.5 %
+//! (`compressed < raw - raw/8`), else it is stored with type 0.
+
+use crate::error::{Error, Result};
+use crate::util::coding::{put_varint32, Decoder};
+
+/// The compression type byte of a block trailer (`CompressionType`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[repr(u8)]
+pub enum CompressionType {
+    #[default]
+    None = 0x00,
+    Snappy = 0x01,
+    Zlib = 0x02,
+    BZip2 = 0x03,
+    Lz4 = 0x04,
+    Lz4hc = 0x05,
+    Xpress = 0x06,
+    Zstd = 0x07,
+    ZstdNotFinal = 0x40,
+}
+
+impl CompressionType {
+    pub fn from_u8(b: u8) -> Option<CompressionType> {
+        Some(match b {
+            0x00 => CompressionType::None,
+            0x01 => CompressionType::Snappy,
+            0x02 => CompressionType::Zlib,
+            0x03 => CompressionType::BZip2,
+            0x04 => CompressionType::Lz4,
+            0x05 => CompressionType::Lz4hc,
+            0x06 => CompressionType::Xpress,
+            0x07 => CompressionType::Zstd,
+            0x40 => CompressionType::ZstdNotFinal,
+            _ => return None,
+        })
+    }
+
+    /// The `rocksdb.compression` property text (`CompressionTypeToString`).
+    pub fn name(self) -> &'static str {
+        match self {
+            CompressionType::None => "NoCompression",
+            CompressionType::Snappy => "Snappy",
+            CompressionType::Zlib => "Zlib",
+            CompressionType::BZip2 => "BZip2",
+            CompressionType::Lz4 => "LZ4",
+            CompressionType::Lz4hc => "LZ4HC",
+            CompressionType::Xpress => "Xpress",
+            CompressionType::Zstd => "ZSTD",
+            CompressionType::ZstdNotFinal => "ZSTDNotFinal",
+        }
+    }
+
+    /// Whether this crate can write the type.
+    pub fn can_write(self) -> bool {
+        matches!(
+            self,
+            CompressionType::None | CompressionType::Snappy | CompressionType::Lz4
+        )
+    }
+}
+
+/// Blocks at or above this size are never compressed (`kCompressionSizeLimit`).
+const COMPRESSION_SIZE_LIMIT: usize = i32::MAX as usize;
+
+/// RocksDB's `GoodCompressionRatio`: at least 12.5 % saved.
+pub fn good_ratio(compressed: usize, raw: usize) -> bool {
+    compressed < raw - raw / 8
+}
+
+/// Compresses `raw` with `t` and returns what to store and the trailer type byte: the raw bytes
+/// and `None` when compression is off, fails, or saves too little.
+pub fn compress_block(raw: &[u8], t: CompressionType) -> (std::borrow::Cow<'_, [u8]>, u8) {
+    use std::borrow::Cow;
+    if raw.len() >= COMPRESSION_SIZE_LIMIT {
+        return (Cow::Borrowed(raw), 0);
+    }
+    let out = match t {
+        CompressionType::Snappy => snap::raw::Encoder::new().compress_vec(raw).ok(),
+        CompressionType::Lz4 => u32::try_from(raw.len()).ok().map(|len| {
+            let mut v = Vec::with_capacity(5 + raw.len() / 2);
+            put_varint32(&mut v, len);
+            v.extend_from_slice(&lz4_flex::block::compress(raw));
+            v
+        }),
+        _ => None,
+    };
+    match out {
+        Some(c) if good_ratio(c.len(), raw.len()) => (Cow::Owned(c), t as u8),
+        _ => (Cow::Borrowed(raw), 0),
+    }
+}
+
+/// Largest decompressed size accepted per compressed byte; bounds allocations that a corrupt
+/// length field could otherwise make huge. Snappy expands at most ~22x and LZ4 at most ~255x.
+const SNAPPY_MAX_RATIO: usize = 32;
+const LZ4_MAX_RATIO: usize = 256;
+
+/// Decompresses a block stored with trailer type `ctype` in a table of `format_version`.
+pub fn decompress_block(data: &[u8], ctype: u8, format_version: u32) -> Result<Vec<u8>> {
+    let t = CompressionType::from_u8(ctype)
+        .ok_or_else(|| Error::corruption(format!("bad block type {ctype}")))?;
+    match t {
+        CompressionType::None => Ok(data.to_vec()),
+        CompressionType::Snappy => {
+            let len = snap::raw::decompress_len(data)
+                .map_err(|_| Error::corruption("Snappy not supported or corrupted Snappy compressed block contents"))?;
+            if len > data.len().saturating_mul(SNAPPY_MAX_RATIO).saturating_add(64) {
+                return Err(Error::corruption(
+                    "Snappy not supported or corrupted Snappy compressed block contents",
+                ));
+            }
+            snap::raw::Decoder::new().decompress_vec(data).map_err(|_| {
+                Error::corruption(
+                    "Snappy not supported or corrupted Snappy compressed block contents",
+                )
+            })
+        }
+        CompressionType::Lz4 | CompressionType::Lz4hc => {
+            let bad = || {
+                Error::corruption("LZ4 not supported or corrupted LZ4 compressed block contents")
+            };
+            let (len, body) = if format_version >= 2 {
+                let mut d = Decoder::new(data);
+                let len = d.varint32().ok_or_else(bad)? as usize;
+                (len, d.remaining())
+            } else {
+                let mut d = Decoder::new(data);
+                let len = d.fixed32().ok_or_else(bad)? as usize;
+                d.fixed32().ok_or_else(bad)?;
+                (len, d.remaining())
+            };
+            if len > body.len().saturating_mul(LZ4_MAX_RATIO).saturating_add(64) {
+                return Err(bad());
+            }
+            let out = lz4_flex::block::decompress(body, len).map_err(|_| bad())?;
+            if out.len() != len {
+                return Err(bad());
+            }
+            Ok(out)
+        }
+        other => Err(Error::not_supported(format!(
+            "{} compression is not supported by this build",
+            other.name()
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn compressible(n: usize) -> Vec<u8> {
+        (0..n).map(|i| b"abcdefgh"[i % 8]).collect()
+    }
+
+    #[test]
+    fn round_trips_and_framing() {
+        let raw = compressible(4000);
+        for t in [CompressionType::Snappy, CompressionType::Lz4] {
+            let (stored, ctype) = compress_block(&raw, t);
+            assert_eq!(ctype, t as u8);
+            assert!(stored.len() < raw.len() / 2);
+            assert_eq!(decompress_block(&stored, ctype, 5).expect("decodes"), raw);
+        }
+        let (stored, _) = compress_block(&raw, CompressionType::Lz4);
+        // varint32(4000) = a0 1f
+        assert_eq!(&stored[..2], &[0xa0, 0x1f]);
+        let (stored, _) = compress_block(&raw, CompressionType::Snappy);
+        assert_eq!(&stored[..2], &[0xa0, 0x1f], "snappy's own length header");
+    }
+
+    #[test]
+    fn incompressible_is_stored_raw() {
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let raw: Vec<u8> = (0..4096)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x as u8
+            })
+            .collect();
+        for t in [CompressionType::Snappy, CompressionType::Lz4] {
+            let (stored, ctype) = compress_block(&raw, t);
+            assert_eq!(ctype, 0);
+            assert_eq!(&*stored, &raw[..]);
+        }
+    }
+
+    #[test]
+    fn ratio_threshold_is_strict() {
+        assert!(good_ratio(874, 1000));
+        assert!(!good_ratio(875, 1000));
+    }
+
+    #[test]
+    fn corrupt_inputs_are_errors_not_panics() {
+        for bytes in [&[0xffu8, 0xff, 0xff, 0xff, 0x0f, 1, 2][..], &[0x80][..], &[][..]] {
+            assert!(decompress_block(bytes, 1, 5).is_err());
+            assert!(decompress_block(bytes, 4, 5).is_err());
+        }
+        assert!(decompress_block(b"x", 7, 5).is_err());
+        assert!(decompress_block(b"x", 0x33, 5).is_err());
+    }
+}

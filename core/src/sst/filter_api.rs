@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: Apache-2.0
+//! The seam between tables and filters. The table builder (write path, background) feeds user
+//! keys (or prefixes) to a [`FilterBlockBuilder`] and stores what `finish` returns as the meta
+//! block `fullfilter.<name>`; the table reader (read path) hands that block to a factory that
+//! returns a [`FilterBlockReader`]. The filter implementations themselves (FastLocalBloom) live
+//! in `sst::filter`.
+
+/// Builds one table's full filter block.
+pub trait FilterBlockBuilder: Send {
+    /// Adds a user key (whole-key filtering) or a prefix. The table builder skips a key equal to
+    /// the one added just before it.
+    fn add_key(&mut self, key_or_prefix: &[u8]);
+    /// Returns the filter block's contents and resets the builder.
+    fn finish(&mut self) -> Vec<u8>;
+    /// The name that follows `fullfilter.` in the metaindex, e.g. `rocksdb.BuiltinBloomFilter`
+    /// (RocksDB's `FilterPolicy::CompatibilityName`).
+    fn name(&self) -> String;
+    /// The policy name stored in the `rocksdb.filter.policy` property (RocksDB's
+    /// `FilterPolicy::Name`; `bloomfilter` for the built-in Bloom policy in 7.8.3). Defaults to
+    /// [`name`](Self::name).
+    fn policy_name(&self) -> String {
+        self.name()
+    }
+}
+
+/// Answers membership queries from one table's filter block.
+pub trait FilterBlockReader: Send + Sync {
+    /// False only when `key` (a user key or prefix) is certainly absent from the table.
+    fn key_may_match(&self, key: &[u8]) -> bool;
+}
+
+/// Builds a reader from the contents of a filter block; `None` when the block is not usable
+/// (unknown or corrupt filter), which makes every lookup a "may match".
+pub type FilterReaderFactory<'a> = &'a dyn Fn(&[u8]) -> Option<Box<dyn FilterBlockReader>>;
+
+/// Metaindex key prefix of a full filter (`BlockBasedTable::kFullFilterBlockPrefix`).
+pub const FULL_FILTER_PREFIX: &str = "fullfilter.";
+/// Metaindex key prefix of a partitioned filter (not read by this crate).
+pub const PARTITIONED_FILTER_PREFIX: &str = "partitionedfilter.";

@@ -1,0 +1,445 @@
+// SPDX-License-Identifier: Apache-2.0
+//! Opens a block-based table and reads its blocks (read path: gets, iterators; background:
+//! compaction inputs).
+//!
+//! Open reads, in order: the footer (last 53 bytes), the metaindex block, the properties block
+//! (which says how the index is laid out), the index block, the range-deletion block, and, if
+//! asked, the filter block. Data blocks are read on demand by [`super::TableIterator`].
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use super::block::{Block, BlockIter, IndexFormat, KeyOrder};
+use super::builder::{INDEX_BLOCK, RANGE_DEL_BLOCK};
+use super::compression::decompress_block;
+use super::filter_api::{FilterBlockReader, FilterReaderFactory, FULL_FILTER_PREFIX};
+use super::format::{verify_block, BlockHandle, Footer, BLOCK_TRAILER_SIZE, FOOTER_LEN};
+use super::properties::{
+    self, TableProperties, INDEX_TYPE_BINARY_SEARCH, INDEX_TYPE_BINARY_SEARCH_WITH_FIRST_KEY,
+    INDEX_TYPE_HASH_SEARCH,
+};
+use super::table_iter::TableIterator;
+use crate::error::{Error, Result};
+use crate::iter::InternalIterator;
+use crate::key::{parse_internal_key, BytewiseComparator, Comparator, InternalKeyComparator, ValueType};
+use crate::range_del::RangeTombstone;
+
+/// Positional reads from an immutable file.
+pub trait RandomAccessFile: Send + Sync {
+    /// Reads exactly `len` bytes at `offset`.
+    ///
+    /// # Errors
+    /// I/O errors, and Corruption when the file is shorter than asked.
+    fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>>;
+    /// The file's size in bytes.
+    ///
+    /// # Errors
+    /// I/O errors.
+    fn size(&self) -> Result<u64>;
+}
+
+/// A file read with `pread` (`FileExt::read_at`), shareable between threads.
+#[derive(Debug)]
+pub struct PosixRandomAccessFile {
+    file: std::fs::File,
+    path: std::path::PathBuf,
+}
+
+impl PosixRandomAccessFile {
+    /// Opens `path` for reading.
+    ///
+    /// # Errors
+    /// IO error when the file cannot be opened.
+    pub fn open(path: &std::path::Path) -> Result<Self> {
+        let file = std::fs::File::open(path)
+            .map_err(|e| Error::from_io("While open a file for random read", path, &e))?;
+        Ok(PosixRandomAccessFile {
+            file,
+            path: path.to_path_buf(),
+        })
+    }
+}
+
+impl RandomAccessFile for PosixRandomAccessFile {
+    fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>> {
+        use std::os::unix::fs::FileExt;
+        let mut buf = vec![0u8; len];
+        let mut done = 0;
+        while done < len {
+            match self.file.read_at(&mut buf[done..], offset + done as u64) {
+                Ok(0) => {
+                    return Err(Error::corruption(format!(
+                        "truncated block read from {} offset {offset}, expected {len} bytes, got {done}",
+                        self.path.display()
+                    )))
+                }
+                Ok(n) => done += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    return Err(Error::from_io(
+                        &format!("While pread offset {offset} len {len}"),
+                        &self.path,
+                        &e,
+                    ))
+                }
+            }
+        }
+        Ok(buf)
+    }
+
+    fn size(&self) -> Result<u64> {
+        self.file
+            .metadata()
+            .map(|m| m.len())
+            .map_err(|e| Error::from_io("while stat a file for size", &self.path, &e))
+    }
+}
+
+impl RandomAccessFile for Vec<u8> {
+    fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>> {
+        let start = usize::try_from(offset).unwrap_or(usize::MAX);
+        match start.checked_add(len).and_then(|end| self.get(start..end)) {
+            Some(b) => Ok(b.to_vec()),
+            None => Err(Error::corruption(format!(
+                "truncated block read at offset {offset}, expected {len} bytes"
+            ))),
+        }
+    }
+    fn size(&self) -> Result<u64> {
+        Ok(self.len() as u64)
+    }
+}
+
+/// How to open a table.
+#[derive(Clone)]
+pub struct TableReaderOptions {
+    /// The user comparator the table was written with.
+    pub comparator: Arc<dyn Comparator>,
+    /// Verify block checksums on every read (RocksDB's `ReadOptions::verify_checksums`,
+    /// default true). The footer and meta blocks are always verified.
+    pub verify_checksums: bool,
+}
+
+impl Default for TableReaderOptions {
+    fn default() -> Self {
+        TableReaderOptions {
+            comparator: Arc::new(BytewiseComparator),
+            verify_checksums: true,
+        }
+    }
+}
+
+impl std::fmt::Debug for TableReaderOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TableReaderOptions")
+            .field("comparator", &self.comparator.name())
+            .field("verify_checksums", &self.verify_checksums)
+            .finish()
+    }
+}
+
+/// An open table. Share it as `Arc<Table>`; iterators keep it alive.
+pub struct Table {
+    file: Arc<dyn RandomAccessFile>,
+    file_size: u64,
+    opts: TableReaderOptions,
+    icmp: InternalKeyComparator,
+    footer: Footer,
+    metaindex: BTreeMap<String, BlockHandle>,
+    properties: TableProperties,
+    raw_properties: BTreeMap<String, Vec<u8>>,
+    index_block: Arc<Block>,
+    index_order: KeyOrder,
+    index_format: IndexFormat,
+    range_tombstones: Vec<RangeTombstone>,
+    filter_name: Option<String>,
+    filter_block: Option<Vec<u8>>,
+    filter_reader: Option<Box<dyn FilterBlockReader>>,
+}
+
+impl std::fmt::Debug for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Table")
+            .field("file_size", &self.file_size)
+            .field("footer", &self.footer)
+            .field("num_entries", &self.properties.num_entries)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Table {
+    /// Opens the table held by `file`, whose size is `file_size` (from the MANIFEST or a stat).
+    ///
+    /// # Errors
+    /// Corruption for a damaged footer, metaindex, properties or index block; NotSupported for
+    /// table kinds and index types this reader does not handle.
+    pub fn open(
+        file: Arc<dyn RandomAccessFile>,
+        file_size: u64,
+        opts: TableReaderOptions,
+    ) -> Result<Table> {
+        Self::open_with_filter(file, file_size, opts, None)
+    }
+
+    /// Like [`open`](Self::open), also building a filter reader from the table's full filter
+    /// block with `filter_factory`.
+    ///
+    /// # Errors
+    /// As [`open`](Self::open).
+    pub fn open_with_filter(
+        file: Arc<dyn RandomAccessFile>,
+        file_size: u64,
+        opts: TableReaderOptions,
+        filter_factory: Option<FilterReaderFactory<'_>>,
+    ) -> Result<Table> {
+        let tail_len = file_size.min(FOOTER_LEN as u64);
+        let tail = file.read_at(file_size - tail_len, tail_len as usize)?;
+        let footer = Footer::decode(&tail, file_size)?;
+        let icmp = InternalKeyComparator::new(Arc::clone(&opts.comparator));
+        let mut table = Table {
+            file,
+            file_size,
+            icmp: icmp.clone(),
+            opts,
+            footer,
+            metaindex: BTreeMap::new(),
+            properties: TableProperties::default(),
+            raw_properties: BTreeMap::new(),
+            index_block: Arc::new(Block::new(vec![0, 0, 0, 0, 1, 0, 0, 0])?),
+            index_order: KeyOrder::Internal(icmp),
+            index_format: IndexFormat::default(),
+            range_tombstones: Vec::new(),
+            filter_name: None,
+            filter_block: None,
+            filter_reader: None,
+        };
+
+        // Metaindex.
+        let meta_block = table.read_block(table.footer.metaindex_handle, true)?;
+        let mut it = BlockIter::new(Arc::new(meta_block), KeyOrder::Bytewise, None);
+        it.seek_to_first();
+        while it.valid() {
+            let h = BlockHandle::decode(it.value())?;
+            table
+                .metaindex
+                .insert(String::from_utf8_lossy(it.key()).into_owned(), h);
+            it.next();
+        }
+        it.status()?;
+
+        // Properties.
+        let props_handle = table
+            .metaindex
+            .get(properties::PROPERTIES_BLOCK)
+            .or_else(|| table.metaindex.get(properties::LEGACY_PROPERTIES_BLOCK))
+            .copied();
+        if let Some(h) = props_handle {
+            let block = table.read_block(h, true)?;
+            table.raw_properties = properties::decode_block(block)?;
+            table.properties = TableProperties::from_map(&table.raw_properties)?;
+        }
+
+        // Index.
+        let index_type = table.properties.index_type();
+        let has_first_key = match index_type {
+            INDEX_TYPE_BINARY_SEARCH | INDEX_TYPE_HASH_SEARCH => false,
+            INDEX_TYPE_BINARY_SEARCH_WITH_FIRST_KEY => true,
+            other => {
+                return Err(Error::not_supported(format!(
+                    "index type {other} (partitioned index) is not supported"
+                )))
+            }
+        };
+        table.index_format = IndexFormat {
+            value_delta_encoded: table.properties.index_value_is_delta_encoded != 0,
+            has_first_key,
+        };
+        if table.properties.index_key_is_user_key != 0 {
+            table.index_order = KeyOrder::UserKeys(Arc::clone(&table.opts.comparator));
+        }
+        let index_handle = match table.footer.index_handle {
+            Some(h) => h,
+            None => *table
+                .metaindex
+                .get(INDEX_BLOCK)
+                .ok_or_else(|| Error::corruption("Index block handle not found in metaindex"))?,
+        };
+        table.index_block = Arc::new(table.read_block(index_handle, true)?);
+
+        // Range deletions.
+        if let Some(h) = table.metaindex.get(RANGE_DEL_BLOCK).copied() {
+            let block = table.read_block(h, true)?;
+            let mut it = BlockIter::new(
+                Arc::new(block),
+                KeyOrder::Internal(table.icmp.clone()),
+                None,
+            );
+            it.seek_to_first();
+            while it.valid() {
+                let p = parse_internal_key(it.key())?;
+                if p.value_type != ValueType::RangeDeletion {
+                    return Err(Error::corruption(
+                        "range-deletion block holds a key of another type",
+                    ));
+                }
+                table.range_tombstones.push(RangeTombstone {
+                    start: p.user_key.to_vec(),
+                    end: it.value().to_vec(),
+                    seq: p.sequence,
+                });
+                it.next();
+            }
+            it.status()?;
+        }
+
+        // Filter.
+        let filter = table
+            .metaindex
+            .iter()
+            .find(|(k, _)| k.starts_with(FULL_FILTER_PREFIX))
+            .map(|(k, h)| (k[FULL_FILTER_PREFIX.len()..].to_string(), *h));
+        if let Some((name, h)) = filter {
+            let block = table.read_block_contents(h, true)?;
+            if let Some(factory) = filter_factory {
+                table.filter_reader = factory(&block);
+            }
+            table.filter_name = Some(name);
+            table.filter_block = Some(block);
+        }
+        Ok(table)
+    }
+
+    /// Reads a block's stored bytes and trailer, verifies the checksum when asked, and returns
+    /// the uncompressed contents.
+    pub(crate) fn read_block_contents(&self, h: BlockHandle, verify: bool) -> Result<Vec<u8>> {
+        let end = h.end_with_trailer();
+        if end > self.file_size || h.size > usize::MAX as u64 {
+            return Err(Error::corruption(format!(
+                "block handle (offset {}, size {}) points past the end of the file ({} bytes)",
+                h.offset, h.size, self.file_size
+            )));
+        }
+        let raw = self
+            .file
+            .read_at(h.offset, h.size as usize + BLOCK_TRAILER_SIZE)?;
+        if verify {
+            verify_block(
+                self.footer.checksum_type,
+                &raw,
+                self.footer.base_context_checksum,
+                h.offset,
+            )?;
+        }
+        let n = h.size as usize;
+        decompress_block(&raw[..n], raw[n], self.footer.format_version)
+    }
+
+    pub(crate) fn read_block(&self, h: BlockHandle, verify: bool) -> Result<Block> {
+        Block::new(self.read_block_contents(h, verify)?)
+    }
+
+    /// Reads the data block at `h` (verifying per the options).
+    pub(crate) fn read_data_block(&self, h: BlockHandle) -> Result<Arc<Block>> {
+        Ok(Arc::new(self.read_block(h, self.opts.verify_checksums)?))
+    }
+
+    pub(crate) fn new_index_iter(&self) -> BlockIter {
+        BlockIter::new(
+            Arc::clone(&self.index_block),
+            self.index_order.clone(),
+            Some(self.index_format),
+        )
+    }
+
+    pub(crate) fn internal_comparator(&self) -> &InternalKeyComparator {
+        &self.icmp
+    }
+
+    /// A two-level cursor over every point entry.
+    pub fn iter(self: &Arc<Self>) -> TableIterator {
+        TableIterator::new(Arc::clone(self))
+    }
+
+    /// A cursor positioned at the first entry whose internal key is `>= target`.
+    pub fn seek(self: &Arc<Self>, target: &[u8]) -> TableIterator {
+        let mut it = self.iter();
+        it.seek(target);
+        it
+    }
+
+    /// The first entry at or after `target` (an internal seek key), or `None` past the end.
+    ///
+    /// # Errors
+    /// Corruption or I/O errors met while reading blocks.
+    pub fn get(self: &Arc<Self>, target: &[u8]) -> Result<Option<(Vec<u8>, Vec<u8>)>> {
+        let it = self.seek(target);
+        it.status()?;
+        Ok(it
+            .valid()
+            .then(|| (it.key().to_vec(), it.value().to_vec())))
+    }
+
+    /// Checks every block's checksum (data, index, meta blocks), as `sst_dump
+    /// --command=check --verify_checksum` does.
+    ///
+    /// # Errors
+    /// The first corruption met.
+    pub fn verify_checksums(&self) -> Result<()> {
+        let mut idx = self.new_index_iter();
+        idx.seek_to_first();
+        while idx.valid() {
+            self.read_block_contents(idx.block_handle(), true)?;
+            idx.next();
+        }
+        idx.status()?;
+        for h in self.metaindex.values() {
+            self.read_block_contents(*h, true)?;
+        }
+        Ok(())
+    }
+
+    pub fn properties(&self) -> &TableProperties {
+        &self.properties
+    }
+
+    /// Every property as stored, by name.
+    pub fn raw_properties(&self) -> &BTreeMap<String, Vec<u8>> {
+        &self.raw_properties
+    }
+
+    pub fn footer(&self) -> &Footer {
+        &self.footer
+    }
+
+    pub fn file_size(&self) -> u64 {
+        self.file_size
+    }
+
+    /// Metaindex entries: block name → handle.
+    pub fn metaindex(&self) -> &BTreeMap<String, BlockHandle> {
+        &self.metaindex
+    }
+
+    /// The table's range tombstones, in stored (internal-key) order, unfragmented.
+    pub fn range_tombstones(&self) -> &[RangeTombstone] {
+        &self.range_tombstones
+    }
+
+    /// The full filter block's contents, if the table has one.
+    pub fn filter_block(&self) -> Option<&[u8]> {
+        self.filter_block.as_deref()
+    }
+
+    /// The name after `fullfilter.` in the metaindex, e.g. `rocksdb.BuiltinBloomFilter`.
+    pub fn filter_name(&self) -> Option<&str> {
+        self.filter_name.as_deref()
+    }
+
+    /// False only when the filter proves `key` (a user key) absent. Without a filter reader,
+    /// always true.
+    pub fn key_may_match(&self, key: &[u8]) -> bool {
+        self.filter_reader
+            .as_ref()
+            .is_none_or(|f| f.key_may_match(key))
+    }
+}
