@@ -1,19 +1,33 @@
 # solistore: build, test and run targets. `make test` is what CI runs (.ci/run).
 CARGO ?= cargo
 PROFILE ?= release
+PREFIX ?= /usr/local
 PROPTEST_CASES ?= 256
 export PROPTEST_CASES
+LIBDIR := target/$(PROFILE)
+LIB := $(LIBDIR)/libsolistore.so
 
-.PHONY: all build test test-rust test-c test-compat abi soak run clean
+.PHONY: all build dropin test test-rust test-c abi soak install clean
 
 all: build
 
+# The library, and beside it the file names programs built for RocksDB look for:
+# librocksdb.so (link time), librocksdb.so.7.8 (Debian 12's soname), librocksdb.so.11, and
+# runtimes/linux-x64/native/librocksdb-11.1.2-jemalloc.so (the name RocksDbSharp 11.1.2
+# probes first), each a link to libsolistore.so.
 build:
 	$(CARGO) build --$(PROFILE) -p solistore-capi
+	$(MAKE) dropin
 
-# Every test that exists: Rust unit, integration and property tests (core and capi), the
-# C ABI gates, and the compatibility tests against Debian's RocksDB 7.8.3.
-test: test-rust abi
+dropin:
+	cd $(LIBDIR) && for n in librocksdb.so librocksdb.so.7.8 librocksdb.so.11; do ln -sf libsolistore.so $$n; done
+	mkdir -p $(LIBDIR)/runtimes/linux-x64/native
+	ln -sf ../../../libsolistore.so $(LIBDIR)/runtimes/linux-x64/native/librocksdb-11.1.2-jemalloc.so
+
+# Every test: Rust unit, integration and property tests (core and capi, including the
+# compatibility tests against Debian's RocksDB 7.8.3), the C ABI gates, and the C test
+# programs against libsolistore, against librocksdb 7.8.3, and as a binary drop-in.
+test: test-rust abi test-c
 
 test-rust:
 	$(CARGO) test --release --workspace
@@ -21,9 +35,20 @@ test-rust:
 abi: build
 	$(CARGO) x abi-check --release
 
+test-c: build
+	$(MAKE) -C tests-c test LIB=all
+
 # Long runs: the 1,000-kill crash loop and deep property tests.
 soak:
 	SOLISTORE_CRASH_ITERATIONS=1000 PROPTEST_CASES=5000 $(CARGO) test --release -p solistore --test crash_loop_sigkill --test db_model
 
+install: build
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/rocksdb $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 755 $(LIB) $(DESTDIR)$(PREFIX)/lib/libsolistore.so
+	cd $(DESTDIR)$(PREFIX)/lib && for n in librocksdb.so librocksdb.so.7.8 librocksdb.so.11; do ln -sf libsolistore.so $$n; done
+	install -m 644 include/rocksdb/c.h $(DESTDIR)$(PREFIX)/include/rocksdb/c.h
+	sed -e 's|@PREFIX@|$(PREFIX)|g' solistore.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/solistore.pc
+
 clean:
 	$(CARGO) clean
+	rm -rf tests-c/build

@@ -24,10 +24,6 @@ fn malloc_nonnull(len: usize) -> *mut u8 {
 
 /// A malloc()ed copy of `data`, not NUL-terminated. Never NULL, even for an empty slice (a
 /// found-but-empty value must not look like "not found"). Release with `rocksdb_free`.
-#[cfg_attr(
-    not(test),
-    expect(dead_code, reason = "for rocksdb_get and friends, being written now")
-)]
 pub(crate) fn malloc_copy(data: &[u8]) -> *mut c_char {
     let p = malloc_nonnull(data.len());
     // SAFETY: `p` has room for `data.len()` bytes and cannot overlap the borrowed `data`.

@@ -12,13 +12,6 @@
 //! Pointer helpers (`borrow`, `bytes`, `cstr`, `write_out`, handles) return
 //! `Result<_, Error>` so that a NULL from C becomes `Invalid argument: <param> is NULL`
 //! instead of undefined behaviour (STYLE.md §4.4).
-#![cfg_attr(
-    not(test),
-    expect(
-        dead_code,
-        reason = "helpers for the hand-written modules that replace the stubs, being written now"
-    )
-)]
 
 use std::ffi::{c_char, c_uchar, c_void, CStr};
 use std::panic::{self, AssertUnwindSafe};

@@ -16,10 +16,27 @@
 )]
 
 pub mod alloc;
+pub mod block_based_options;
+pub mod cache;
 pub mod column_family;
+pub mod compactionfilter;
+pub mod comparator;
 pub mod constants;
+pub mod db;
+pub mod env;
 pub(crate) mod ffi;
+pub mod filterpolicy;
+pub mod flushoptions;
 pub mod generated;
+pub mod iter;
+pub mod mergeoperator;
 pub mod options;
+pub mod ratelimiter;
+pub mod readoptions;
+pub mod slicetransform;
+pub mod snapshot;
 pub(crate) mod status;
 pub mod types;
+pub mod write_buffer_manager;
+pub mod writebatch;
+pub mod writeoptions;

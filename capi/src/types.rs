@@ -16,11 +16,36 @@ use std::ffi::{c_char, c_int, c_void};
 
 // Kinds that have their real implementation live in the module of their C prefix; they are
 // re-exported here so that generated code finds every C type in one place.
+pub use crate::block_based_options::rocksdb_block_based_table_options_t;
+pub use crate::cache::rocksdb_cache_t;
+pub use crate::cache::rocksdb_hyper_clock_cache_options_t;
+pub use crate::cache::rocksdb_lru_cache_options_t;
+pub use crate::column_family::rocksdb_column_family_handle_t;
+pub use crate::compactionfilter::rocksdb_compactionfilter_t;
+pub use crate::compactionfilter::rocksdb_compactionfiltercontext_t;
+pub use crate::compactionfilter::rocksdb_compactionfilterfactory_t;
+pub use crate::comparator::rocksdb_comparator_t;
+pub use crate::db::rocksdb_pinnable_handle_t;
+pub use crate::db::rocksdb_pinnableslice_t;
+pub use crate::db::rocksdb_t;
+pub use crate::env::rocksdb_env_t;
+pub use crate::filterpolicy::rocksdb_filterpolicy_t;
+pub use crate::flushoptions::rocksdb_flushoptions_t;
+pub use crate::iter::rocksdb_iterator_t;
+pub use crate::mergeoperator::rocksdb_mergeoperator_t;
+pub use crate::options::cuckoo_options::rocksdb_cuckoo_table_options_t;
+pub use crate::options::dbpath::rocksdb_dbpath_t;
+pub use crate::options::fifo_compaction_options::rocksdb_fifo_compaction_options_t;
 pub use crate::options::rocksdb_options_t;
+pub use crate::options::universal_compaction_options::rocksdb_universal_compaction_options_t;
+pub use crate::ratelimiter::rocksdb_ratelimiter_t;
+pub use crate::readoptions::rocksdb_readoptions_t;
+pub use crate::slicetransform::rocksdb_slicetransform_t;
+pub use crate::snapshot::rocksdb_snapshot_t;
+pub use crate::write_buffer_manager::rocksdb_write_buffer_manager_t;
+pub use crate::writebatch::rocksdb_writebatch_t;
+pub use crate::writeoptions::rocksdb_writeoptions_t;
 
-pub struct rocksdb_t {
-    _placeholder: (),
-}
 pub struct rocksdb_status_ptr_t {
     _placeholder: (),
 }
@@ -39,28 +64,7 @@ pub struct rocksdb_restore_options_t {
 pub struct rocksdb_memory_allocator_t {
     _placeholder: (),
 }
-pub struct rocksdb_lru_cache_options_t {
-    _placeholder: (),
-}
-pub struct rocksdb_hyper_clock_cache_options_t {
-    _placeholder: (),
-}
-pub struct rocksdb_cache_t {
-    _placeholder: (),
-}
-pub struct rocksdb_write_buffer_manager_t {
-    _placeholder: (),
-}
 pub struct rocksdb_sst_file_manager_t {
-    _placeholder: (),
-}
-pub struct rocksdb_compactionfilter_t {
-    _placeholder: (),
-}
-pub struct rocksdb_compactionfiltercontext_t {
-    _placeholder: (),
-}
-pub struct rocksdb_compactionfilterfactory_t {
     _placeholder: (),
 }
 pub struct rocksdb_file_checksum_gen_factory_t {
@@ -72,82 +76,31 @@ pub struct rocksdb_sst_partitioner_factory_t {
 pub struct rocksdb_table_properties_collector_factory_t {
     _placeholder: (),
 }
-pub struct rocksdb_comparator_t {
-    _placeholder: (),
-}
-pub struct rocksdb_dbpath_t {
-    _placeholder: (),
-}
-pub struct rocksdb_env_t {
-    _placeholder: (),
-}
-pub struct rocksdb_fifo_compaction_options_t {
-    _placeholder: (),
-}
 pub struct rocksdb_filelock_t {
-    _placeholder: (),
-}
-pub struct rocksdb_filterpolicy_t {
-    _placeholder: (),
-}
-pub struct rocksdb_flushoptions_t {
-    _placeholder: (),
-}
-pub struct rocksdb_iterator_t {
     _placeholder: (),
 }
 pub struct rocksdb_logger_t {
     _placeholder: (),
 }
-pub struct rocksdb_mergeoperator_t {
-    _placeholder: (),
-}
 pub struct rocksdb_compactoptions_t {
-    _placeholder: (),
-}
-pub struct rocksdb_block_based_table_options_t {
-    _placeholder: (),
-}
-pub struct rocksdb_cuckoo_table_options_t {
     _placeholder: (),
 }
 pub struct rocksdb_randomfile_t {
     _placeholder: (),
 }
-pub struct rocksdb_readoptions_t {
-    _placeholder: (),
-}
 pub struct rocksdb_seqfile_t {
-    _placeholder: (),
-}
-pub struct rocksdb_slicetransform_t {
-    _placeholder: (),
-}
-pub struct rocksdb_snapshot_t {
     _placeholder: (),
 }
 pub struct rocksdb_writablefile_t {
     _placeholder: (),
 }
-pub struct rocksdb_writebatch_t {
-    _placeholder: (),
-}
 pub struct rocksdb_writebatch_wi_t {
-    _placeholder: (),
-}
-pub struct rocksdb_writeoptions_t {
-    _placeholder: (),
-}
-pub struct rocksdb_universal_compaction_options_t {
     _placeholder: (),
 }
 pub struct rocksdb_livefile_t {
     _placeholder: (),
 }
 pub struct rocksdb_livefiles_t {
-    _placeholder: (),
-}
-pub struct rocksdb_column_family_handle_t {
     _placeholder: (),
 }
 pub struct rocksdb_column_family_metadata_t {
@@ -174,13 +127,7 @@ pub struct rocksdb_ingestexternalfileoptions_t {
 pub struct rocksdb_sstfilewriter_t {
     _placeholder: (),
 }
-pub struct rocksdb_ratelimiter_t {
-    _placeholder: (),
-}
 pub struct rocksdb_perfcontext_t {
-    _placeholder: (),
-}
-pub struct rocksdb_pinnableslice_t {
     _placeholder: (),
 }
 pub struct rocksdb_transactiondb_options_t {
@@ -259,9 +206,6 @@ pub struct rocksdb_compaction_service_options_override_t {
     _placeholder: (),
 }
 pub struct rocksdb_open_and_compact_options_t {
-    _placeholder: (),
-}
-pub struct rocksdb_pinnable_handle_t {
     _placeholder: (),
 }
 

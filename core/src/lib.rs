@@ -25,6 +25,7 @@
 #![deny(unsafe_code)]
 
 pub mod batch;
+pub mod cache;
 pub mod compaction;
 pub mod db;
 pub mod error;

@@ -56,6 +56,8 @@ enum Op {
     DropCf(usize),
     Reopen,
     CrashReopen(u16),
+    Flush(usize),
+    CompactRange(usize, Option<Vec<u8>>, Option<Vec<u8>>),
 }
 
 fn key() -> impl Strategy<Value = Vec<u8>> {
@@ -90,6 +92,8 @@ fn op() -> impl Strategy<Value = Op> {
         1 => (1usize..3).prop_map(Op::DropCf),
         1 => Just(Op::Reopen),
         1 => any::<u16>().prop_map(Op::CrashReopen),
+        1 => (0usize..3).prop_map(Op::Flush),
+        1 => (0usize..3, proptest::option::of(key()), proptest::option::of(key())).prop_map(|(c, a, b)| Op::CompactRange(c, a, b)),
     ]
 }
 
@@ -145,9 +149,11 @@ struct Harness {
     db: Option<Db>,
     handles: BTreeMap<String, ColumnFamilyHandle>,
     state: State,
-    /// Crash bookkeeping for the newest WAL: (end offset after each write, state after it).
-    history: Vec<(u64, State)>,
-    synced_size: u64,
+    /// Crash bookkeeping: (WAL number, its end offset) after each write, with the state after
+    /// it. Older WALs are whole files; only the newest one's unsynced tail can be cut.
+    history: Vec<((u64, u64), State)>,
+    /// (WAL number, size) at the last sync.
+    synced: (u64, u64),
     snapshots: Vec<(Snapshot, State)>,
 }
 
@@ -160,7 +166,7 @@ impl Harness {
             handles: BTreeMap::new(),
             state: State::new(),
             history: Vec::new(),
-            synced_size: 0,
+            synced: (0, 0),
             snapshots: Vec::new(),
         };
         h.state.insert("default".into(), Kv::new());
@@ -194,8 +200,8 @@ impl Harness {
 
     /// Treats everything written so far as durable and starts a new crash history.
     fn reset_history(&mut self) {
-        self.synced_size = self.wal_size();
-        self.history = vec![(self.synced_size, self.state.clone())];
+        self.synced = self.wal_pos();
+        self.history = vec![(self.synced, self.state.clone())];
     }
 
     fn db(&self) -> &Db {
@@ -214,11 +220,17 @@ impl Harness {
         wals.pop().map(|n| dir.join(n))
     }
 
-    fn wal_size(&self) -> u64 {
-        self.newest_wal()
-            .and_then(|p| std::fs::metadata(p).ok())
-            .map(|m| m.len())
-            .unwrap_or(0)
+    /// The newest WAL's number and size.
+    fn wal_pos(&self) -> (u64, u64) {
+        let Some(p) = self.newest_wal() else {
+            return (0, 0);
+        };
+        let number = p
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0);
+        (number, std::fs::metadata(&p).map(|m| m.len()).unwrap_or(0))
     }
 
     fn check_equal(
@@ -284,11 +296,11 @@ impl Harness {
                 for m in &applied {
                     apply(&mut self.state, m);
                 }
-                let size = self.wal_size();
+                let pos = self.wal_pos();
                 if *sync {
-                    self.synced_size = size;
+                    self.synced = pos;
                 }
-                self.history.push((size, self.state.clone()));
+                self.history.push((pos, self.state.clone()));
             }
             Op::Get(c, k) => {
                 let Some(h) = self.handles.get(CF_POOL[*c]) else {
@@ -469,30 +481,38 @@ impl Harness {
             Op::CrashReopen(r) => {
                 self.snapshots.clear();
                 let db = self.db.take().expect("open");
-                let wal = self.newest_wal().expect("a WAL exists");
-                let size = self.wal_size();
-                drop(db); // no close: as if the process died
+                db.simulate_crash();
+                let (number, size) = self.wal_pos();
+                drop(db);
                 self.handles.clear();
-                let span = size - self.synced_size;
-                let cut = self.synced_size
+                // Cut the newest WAL anywhere after its last synced byte.
+                let floor = if self.synced.0 == number {
+                    self.synced.1
+                } else {
+                    0
+                };
+                let floor = floor.min(size);
+                let span = size - floor;
+                let cut = floor
                     + if span == 0 {
                         0
                     } else {
                         u64::from(*r) % (span + 1)
                     };
-                let f = std::fs::OpenOptions::new()
-                    .write(true)
-                    .open(&wal)
-                    .expect("open wal");
-                f.set_len(cut).expect("truncate");
-                drop(f);
-                // The expected state: the last write whose record ends at or before the cut
-                // (the history starts with the state at the last reset, whose end is <= cut).
+                if let Some(wal) = self.newest_wal() {
+                    let f = std::fs::OpenOptions::new()
+                        .write(true)
+                        .open(&wal)
+                        .expect("open wal");
+                    f.set_len(cut).expect("truncate");
+                }
+                // The expected state: the last write that lies wholly in an older WAL or
+                // before the cut (the history starts with a state known to be durable).
                 let pos = self
                     .history
                     .iter()
-                    .rposition(|(end, _)| *end <= cut)
-                    .expect("the base entry ends before the cut");
+                    .rposition(|((n, end), _)| *n < number || (*n == number && *end <= cut))
+                    .expect("the base entry is durable");
                 self.state = self.history[pos].1.clone();
                 self.open();
                 for cf in self.state.keys() {
@@ -502,6 +522,24 @@ impl Harness {
                         "after crash, cf {cf}"
                     );
                 }
+            }
+            Op::Flush(c) => {
+                let Some(h) = self.handles.get(CF_POOL[*c]) else {
+                    return;
+                };
+                self.db().flush(h, true).expect("flush");
+            }
+            Op::CompactRange(c, a, b) => {
+                let Some(h) = self.handles.get(CF_POOL[*c]) else {
+                    return;
+                };
+                self.db()
+                    .compact_range(h, a.as_deref(), b.as_deref())
+                    .expect("compact_range");
+                assert_eq!(
+                    &self.scan_all(CF_POOL[*c], &ReadOptions::default()),
+                    &self.state[CF_POOL[*c]]
+                );
             }
         }
     }

@@ -225,22 +225,46 @@ typedef struct rocksdb_backup_engine_options_t rocksdb_backup_engine_options_t;
 
 typedef struct rocksdb_backup_engine_t rocksdb_backup_engine_t;
 
+/*
+ Block-based table options. Ownership: owned by the caller
+ (`rocksdb_block_based_options_create` / `_destroy`); copied when set on options.
+ */
 typedef struct rocksdb_block_based_table_options_t rocksdb_block_based_table_options_t;
 
+/*
+ A cache handle. Ownership: owned by the caller (`rocksdb_cache_create_*` /
+ `rocksdb_cache_destroy`); the cache itself is shared with every options object it was set
+ on and lives until the last of them goes.
+ */
 typedef struct rocksdb_cache_t rocksdb_cache_t;
 
 typedef struct rocksdb_checkpoint_t rocksdb_checkpoint_t;
 
+/*
+ A column family handle. Ownership: owned by the caller; release it with
+ `rocksdb_column_family_handle_destroy` (before or after `rocksdb_close`: both are safe).
+ */
 typedef struct rocksdb_column_family_handle_t rocksdb_column_family_handle_t;
 
 typedef struct rocksdb_column_family_metadata_t rocksdb_column_family_metadata_t;
 
 typedef struct rocksdb_compaction_service_options_override_t rocksdb_compaction_service_options_override_t;
 
+/*
+ A compaction filter handle. Ownership: owned by the caller (`_create` / `_destroy`) and
+ borrowed by options; or, when a factory callback returns it, owned by the library.
+ */
 typedef struct rocksdb_compactionfilter_t rocksdb_compactionfilter_t;
 
+/*
+ What a factory is told about the compaction it makes a filter for.
+ */
 typedef struct rocksdb_compactionfiltercontext_t rocksdb_compactionfiltercontext_t;
 
+/*
+ A compaction filter factory handle. Ownership: owned by the caller until
+ `rocksdb_options_set_compaction_filter_factory` consumes it (`options::transfer`).
+ */
 typedef struct rocksdb_compactionfilterfactory_t rocksdb_compactionfilterfactory_t;
 
 typedef struct rocksdb_compactionjobinfo_t rocksdb_compactionjobinfo_t;
@@ -253,12 +277,28 @@ typedef struct rocksdb_compactionservice_t rocksdb_compactionservice_t;
 
 typedef struct rocksdb_compactoptions_t rocksdb_compactoptions_t;
 
+/*
+ A comparator handle. Ownership: owned by the caller (`rocksdb_comparator_create` /
+ `rocksdb_comparator_destroy`) and borrowed by options and DBs.
+ */
 typedef struct rocksdb_comparator_t rocksdb_comparator_t;
 
+/*
+ Cuckoo table options. Ownership: owned by the caller (`rocksdb_cuckoo_options_create` /
+ `_destroy`); `rocksdb_options_set_cuckoo_table_factory` copies them.
+ */
 typedef struct rocksdb_cuckoo_table_options_t rocksdb_cuckoo_table_options_t;
 
+/*
+ A data directory and its target size. Ownership: owned by the caller
+ (`rocksdb_dbpath_create` / `rocksdb_dbpath_destroy`); the options copy it when set.
+ */
 typedef struct rocksdb_dbpath_t rocksdb_dbpath_t;
 
+/*
+ An env handle. Ownership: owned by the caller (`rocksdb_create_*_env` /
+ `rocksdb_env_destroy`); `rocksdb_options_set_env` shares it, so options never dangle.
+ */
 typedef struct rocksdb_env_t rocksdb_env_t;
 
 typedef struct rocksdb_envoptions_t rocksdb_envoptions_t;
@@ -269,24 +309,44 @@ typedef struct rocksdb_export_import_files_metadata_t rocksdb_export_import_file
 
 typedef struct rocksdb_externalfileingestioninfo_t rocksdb_externalfileingestioninfo_t;
 
+/*
+ FIFO compaction options. Ownership: owned by the caller (`_create` / `_destroy`);
+ `rocksdb_options_set_fifo_compaction_options` copies them.
+ */
 typedef struct rocksdb_fifo_compaction_options_t rocksdb_fifo_compaction_options_t;
 
 typedef struct rocksdb_file_checksum_gen_factory_t rocksdb_file_checksum_gen_factory_t;
 
 typedef struct rocksdb_filelock_t rocksdb_filelock_t;
 
+/*
+ A filter policy handle. Ownership: owned by the caller until
+ `rocksdb_block_based_options_set_filter_policy`, which consumes it (the caller then must
+ not destroy it; a destroy anyway does nothing).
+ */
 typedef struct rocksdb_filterpolicy_t rocksdb_filterpolicy_t;
 
 typedef struct rocksdb_flushjobinfo_t rocksdb_flushjobinfo_t;
 
+/*
+ Options for `rocksdb_flush*`. Ownership: owned by the caller
+ (`rocksdb_flushoptions_create` / `rocksdb_flushoptions_destroy`).
+ */
 typedef struct rocksdb_flushoptions_t rocksdb_flushoptions_t;
 
+/*
+ HyperClockCache options. Ownership: owned by the caller.
+ */
 typedef struct rocksdb_hyper_clock_cache_options_t rocksdb_hyper_clock_cache_options_t;
 
 typedef struct rocksdb_import_column_family_options_t rocksdb_import_column_family_options_t;
 
 typedef struct rocksdb_ingestexternalfileoptions_t rocksdb_ingestexternalfileoptions_t;
 
+/*
+ A DB iterator. Ownership: owned by the caller from `rocksdb_create_iterator*` until
+ `rocksdb_iter_destroy`. Not thread-safe (one thread at a time, as in RocksDB).
+ */
 typedef struct rocksdb_iterator_t rocksdb_iterator_t;
 
 typedef struct rocksdb_level_metadata_t rocksdb_level_metadata_t;
@@ -297,6 +357,9 @@ typedef struct rocksdb_livefiles_t rocksdb_livefiles_t;
 
 typedef struct rocksdb_logger_t rocksdb_logger_t;
 
+/*
+ LRU cache options (`LRUCacheOptions`). Ownership: owned by the caller.
+ */
 typedef struct rocksdb_lru_cache_options_t rocksdb_lru_cache_options_t;
 
 typedef struct rocksdb_memory_allocator_t rocksdb_memory_allocator_t;
@@ -307,6 +370,10 @@ typedef struct rocksdb_memory_usage_t rocksdb_memory_usage_t;
 
 typedef struct rocksdb_memtableinfo_t rocksdb_memtableinfo_t;
 
+/*
+ A merge operator handle. Ownership: owned by the caller until
+ `rocksdb_options_set_merge_operator` consumes it (`options::transfer`).
+ */
 typedef struct rocksdb_mergeoperator_t rocksdb_mergeoperator_t;
 
 typedef struct rocksdb_open_and_compact_options_t rocksdb_open_and_compact_options_t;
@@ -324,22 +391,50 @@ typedef struct rocksdb_options_t rocksdb_options_t;
 
 typedef struct rocksdb_perfcontext_t rocksdb_perfcontext_t;
 
+/*
+ A value read by `rocksdb_get_pinned_v2` / `rocksdb_get_pinned_cf_v2`. Ownership: owned by
+ the caller; release it with `rocksdb_pinnable_handle_destroy`.
+ */
 typedef struct rocksdb_pinnable_handle_t rocksdb_pinnable_handle_t;
 
+/*
+ A value read by `rocksdb_get_pinned*` or `rocksdb_batched_multi_get_cf*`. Ownership:
+ owned by the caller; release it with `rocksdb_pinnableslice_destroy` (also safe after
+ `rocksdb_close`: the value is a private copy).
+ */
 typedef struct rocksdb_pinnableslice_t rocksdb_pinnableslice_t;
 
 typedef struct rocksdb_randomfile_t rocksdb_randomfile_t;
 
+/*
+ A rate limiter handle. Ownership: owned by the caller (`rocksdb_ratelimiter_create*` /
+ `rocksdb_ratelimiter_destroy`); the limiter is shared with the options it was set on.
+ */
 typedef struct rocksdb_ratelimiter_t rocksdb_ratelimiter_t;
 
+/*
+ Options for reads and iterators. Ownership: owned by the caller
+ (`rocksdb_readoptions_create` / `rocksdb_readoptions_destroy`). Reads and
+ `rocksdb_create_iterator*` copy what they need, so the object may be changed or destroyed
+ right after.
+ */
 typedef struct rocksdb_readoptions_t rocksdb_readoptions_t;
 
 typedef struct rocksdb_restore_options_t rocksdb_restore_options_t;
 
 typedef struct rocksdb_seqfile_t rocksdb_seqfile_t;
 
+/*
+ A prefix extractor handle. Ownership: owned by the caller until
+ `rocksdb_options_set_prefix_extractor` consumes it (`options::transfer`).
+ */
 typedef struct rocksdb_slicetransform_t rocksdb_slicetransform_t;
 
+/*
+ A point-in-time view. Ownership: owned by the caller from `rocksdb_create_snapshot` until
+ `rocksdb_release_snapshot`, which frees it. Read options borrow it
+ (`rocksdb_readoptions_set_snapshot`).
+ */
 typedef struct rocksdb_snapshot_t rocksdb_snapshot_t;
 
 typedef struct rocksdb_sst_file_manager_t rocksdb_sst_file_manager_t;
@@ -356,6 +451,12 @@ typedef struct rocksdb_status_ptr_t rocksdb_status_ptr_t;
 
 typedef struct rocksdb_subcompactionjobinfo_t rocksdb_subcompactionjobinfo_t;
 
+/*
+ An open database. Ownership: owned by the caller from `rocksdb_open*` until
+ `rocksdb_close`, which frees it. Iterators, snapshots and column family handles hold their
+ own references to the engine state, so they stay safe to use (on what they already see)
+ and to destroy after the close. Thread-safe, like RocksDB's `DB`.
+ */
 typedef struct rocksdb_t rocksdb_t;
 
 typedef struct rocksdb_table_properties_collector_factory_t rocksdb_table_properties_collector_factory_t;
@@ -368,6 +469,10 @@ typedef struct rocksdb_transactiondb_options_t rocksdb_transactiondb_options_t;
 
 typedef struct rocksdb_transactiondb_t rocksdb_transactiondb_t;
 
+/*
+ Universal compaction options. Ownership: owned by the caller (`_create` / `_destroy`);
+ `rocksdb_options_set_universal_compaction_options` copies them.
+ */
 typedef struct rocksdb_universal_compaction_options_t rocksdb_universal_compaction_options_t;
 
 typedef struct rocksdb_wait_for_compact_options_t rocksdb_wait_for_compact_options_t;
@@ -378,12 +483,25 @@ typedef struct rocksdb_wal_readoptions_t rocksdb_wal_readoptions_t;
 
 typedef struct rocksdb_writablefile_t rocksdb_writablefile_t;
 
+/*
+ A write buffer manager handle. Ownership: owned by the caller (`_create*` / `_destroy`);
+ the manager is shared with the options it was set on.
+ */
 typedef struct rocksdb_write_buffer_manager_t rocksdb_write_buffer_manager_t;
 
+/*
+ A write batch. Ownership: owned by the caller (`rocksdb_writebatch_create*` /
+ `rocksdb_writebatch_destroy`); `rocksdb_write` reads it and leaves it unchanged. Not
+ thread-safe.
+ */
 typedef struct rocksdb_writebatch_t rocksdb_writebatch_t;
 
 typedef struct rocksdb_writebatch_wi_t rocksdb_writebatch_wi_t;
 
+/*
+ Options for writes. Ownership: owned by the caller (`rocksdb_writeoptions_create` /
+ `rocksdb_writeoptions_destroy`); each write reads them during the call only.
+ */
 typedef struct rocksdb_writeoptions_t rocksdb_writeoptions_t;
 
 typedef struct rocksdb_writestallcondition_t rocksdb_writestallcondition_t;
@@ -474,14 +592,557 @@ extern "C" {
 void rocksdb_free(void *ptr);
 
 /*
- Frees the array returned by `rocksdb_list_column_families`: each name, then the array.
- `(NULL, 0)` and any array returned with an error (count 0) are accepted.
+ Creates block-based table options with RocksDB's defaults. Release with
+ `rocksdb_block_based_options_destroy`.
 
  # Safety
- `list` must be NULL or an array returned by `rocksdb_list_column_families` with `len` its
- reported count, not used again.
+ No pointer arguments: always safe to call.
  */
-void rocksdb_list_column_families_destroy(char **list, size_t len);
+rocksdb_block_based_table_options_t *rocksdb_block_based_options_create(void);
+
+/*
+ Destroys block-based table options (their filter policy goes with them unless options
+ hold a copy). NULL is a no-op.
+
+ # Safety
+ `options` must be NULL or live, not used again.
+ */
+void rocksdb_block_based_options_destroy(rocksdb_block_based_table_options_t *options);
+
+/*
+ Sets the block cache (shared: the caller may destroy its handle right after). NULL is
+ ignored, as in RocksDB.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (ignored) or live; `block_cache` NULL or a live cache handle.
+ */
+void rocksdb_block_based_options_set_block_cache(rocksdb_block_based_table_options_t *options,
+                                                 rocksdb_cache_t *block_cache);
+
+/*
+ Sets the compressed block cache (RocksDB 7.8.3 only; shared). NULL is ignored.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (ignored) or live; `block_cache_compressed` NULL or a live cache.
+ */
+void rocksdb_block_based_options_set_block_cache_compressed(rocksdb_block_based_table_options_t *options,
+                                                            rocksdb_cache_t *block_cache_compressed);
+
+/*
+ Sets the filter policy; its ownership moves to these options (the caller must not destroy
+ it). NULL removes the filter.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (ignored) or live; `filter_policy` NULL or a live handle from
+ `rocksdb_filterpolicy_create_*`.
+ */
+void rocksdb_block_based_options_set_filter_policy(rocksdb_block_based_table_options_t *options,
+                                                   rocksdb_filterpolicy_t *filter_policy);
+
+/*
+ Target uncompressed data block size.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_block_based_table_options_t`.
+ */
+void rocksdb_block_based_options_set_block_size(rocksdb_block_based_table_options_t *options,
+                                                size_t block_size);
+
+/*
+ Percentage by which a block may fall short of `block_size` before it is closed.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_block_based_table_options_t`.
+ */
+void rocksdb_block_based_options_set_block_size_deviation(rocksdb_block_based_table_options_t *options,
+                                                          int block_size_deviation);
+
+/*
+ Keys between restart points in data blocks.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_block_based_table_options_t`.
+ */
+void rocksdb_block_based_options_set_block_restart_interval(rocksdb_block_based_table_options_t *options,
+                                                            int block_restart_interval);
+
+/*
+ Keys between restart points in index blocks.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_block_based_table_options_t`.
+ */
+void rocksdb_block_based_options_set_index_block_restart_interval(rocksdb_block_based_table_options_t *options,
+                                                                  int index_block_restart_interval);
+
+/*
+ Target size of partitioned index and filter blocks.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_block_based_table_options_t`.
+ */
+void rocksdb_block_based_options_set_metadata_block_size(rocksdb_block_based_table_options_t *options,
+                                                         uint64_t metadata_block_size);
+
+/*
+ Whether filters are partitioned.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_block_based_table_options_t`.
+ */
+void rocksdb_block_based_options_set_partition_filters(rocksdb_block_based_table_options_t *options,
+                                                       unsigned char partition_filters);
+
+/*
+ Whether filter sizes are tuned to the allocator.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_block_based_table_options_t`.
+ */
+void rocksdb_block_based_options_set_optimize_filters_for_memory(rocksdb_block_based_table_options_t *options,
+                                                                 unsigned char optimize_filters_for_memory);
+
+/*
+ Whether keys in blocks share prefixes with the previous key.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_block_based_table_options_t`.
+ */
+void rocksdb_block_based_options_set_use_delta_encoding(rocksdb_block_based_table_options_t *options,
+                                                        unsigned char use_delta_encoding);
+
+/*
+ Whether reads bypass the block cache.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_block_based_table_options_t`.
+ */
+void rocksdb_block_based_options_set_no_block_cache(rocksdb_block_based_table_options_t *options,
+                                                    unsigned char no_block_cache);
+
+/*
+ Whether whole keys go into the filter.
+ solistore: stores value only
+
+ # Safety
+ `block_based_table_options` must be NULL (the call is then ignored) or a live `rocksdb_block_based_table_options_t`.
+ */
+void rocksdb_block_based_options_set_whole_key_filtering(rocksdb_block_based_table_options_t *block_based_table_options,
+                                                         unsigned char v);
+
+/*
+ Table format version (RocksDB 7.8.3 writes 5).
+ solistore: stores value only
+
+ # Safety
+ `block_based_table_options` must be NULL (the call is then ignored) or a live `rocksdb_block_based_table_options_t`.
+ */
+void rocksdb_block_based_options_set_format_version(rocksdb_block_based_table_options_t *block_based_table_options,
+                                                    int v);
+
+/*
+ Index type (`rocksdb_block_based_table_index_type_*`).
+ solistore: stores value only
+
+ # Safety
+ `block_based_table_options` must be NULL (the call is then ignored) or a live `rocksdb_block_based_table_options_t`.
+ */
+void rocksdb_block_based_options_set_index_type(rocksdb_block_based_table_options_t *block_based_table_options,
+                                                int v);
+
+/*
+ Data block index (`rocksdb_block_based_table_data_block_index_type_*`).
+ solistore: stores value only
+
+ # Safety
+ `block_based_table_options` must be NULL (the call is then ignored) or a live `rocksdb_block_based_table_options_t`.
+ */
+void rocksdb_block_based_options_set_data_block_index_type(rocksdb_block_based_table_options_t *block_based_table_options,
+                                                           int v);
+
+/*
+ Fill ratio of the data block hash index.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_block_based_table_options_t`.
+ */
+void rocksdb_block_based_options_set_data_block_hash_ratio(rocksdb_block_based_table_options_t *options,
+                                                           double v);
+
+/*
+ Index block search (`rocksdb_block_based_table_index_block_search_type_*`).
+ solistore: stores value only
+
+ # Safety
+ `block_based_table_options` must be NULL (the call is then ignored) or a live `rocksdb_block_based_table_options_t`.
+ */
+void rocksdb_block_based_options_set_index_block_search_type(rocksdb_block_based_table_options_t *block_based_table_options,
+                                                             int v);
+
+/*
+ Whether index and filter blocks live in the block cache.
+ solistore: stores value only
+
+ # Safety
+ `block_based_table_options` must be NULL (the call is then ignored) or a live `rocksdb_block_based_table_options_t`.
+ */
+void rocksdb_block_based_options_set_cache_index_and_filter_blocks(rocksdb_block_based_table_options_t *block_based_table_options,
+                                                                   unsigned char v);
+
+/*
+ Whether cached index and filter blocks get high priority.
+ solistore: stores value only
+
+ # Safety
+ `block_based_table_options` must be NULL (the call is then ignored) or a live `rocksdb_block_based_table_options_t`.
+ */
+void rocksdb_block_based_options_set_cache_index_and_filter_blocks_with_high_priority(rocksdb_block_based_table_options_t *block_based_table_options,
+                                                                                      unsigned char v);
+
+/*
+ Whether L0 index and filter blocks stay pinned in the cache.
+ solistore: stores value only
+
+ # Safety
+ `block_based_table_options` must be NULL (the call is then ignored) or a live `rocksdb_block_based_table_options_t`.
+ */
+void rocksdb_block_based_options_set_pin_l0_filter_and_index_blocks_in_cache(rocksdb_block_based_table_options_t *block_based_table_options,
+                                                                             unsigned char v);
+
+/*
+ Whether top-level partitioned index and filter blocks stay pinned.
+ solistore: stores value only
+
+ # Safety
+ `block_based_table_options` must be NULL (the call is then ignored) or a live `rocksdb_block_based_table_options_t`.
+ */
+void rocksdb_block_based_options_set_pin_top_level_index_and_filter(rocksdb_block_based_table_options_t *block_based_table_options,
+                                                                    unsigned char v);
+
+/*
+ Pinning tier of top-level index blocks (`rocksdb_block_based_k_*_pinning_tier`).
+ solistore: stores value only
+
+ # Safety
+ `block_based_table_options` must be NULL (the call is then ignored) or a live `rocksdb_block_based_table_options_t`.
+ */
+void rocksdb_block_based_options_set_top_level_index_pinning_tier(rocksdb_block_based_table_options_t *block_based_table_options,
+                                                                  int v);
+
+/*
+ Pinning tier of index and filter partitions.
+ solistore: stores value only
+
+ # Safety
+ `block_based_table_options` must be NULL (the call is then ignored) or a live `rocksdb_block_based_table_options_t`.
+ */
+void rocksdb_block_based_options_set_partition_pinning_tier(rocksdb_block_based_table_options_t *block_based_table_options,
+                                                            int v);
+
+/*
+ Pinning tier of unpartitioned index and filter blocks.
+ solistore: stores value only
+
+ # Safety
+ `block_based_table_options` must be NULL (the call is then ignored) or a live `rocksdb_block_based_table_options_t`.
+ */
+void rocksdb_block_based_options_set_unpartitioned_pinning_tier(rocksdb_block_based_table_options_t *block_based_table_options,
+                                                                int v);
+
+/*
+ Whether data blocks are aligned to the page size.
+ solistore: stores value only
+
+ # Safety
+ `block_based_table_options` must be NULL (the call is then ignored) or a live `rocksdb_block_based_table_options_t`.
+ */
+void rocksdb_block_based_options_set_block_align(rocksdb_block_based_table_options_t *block_based_table_options,
+                                                 unsigned char v);
+
+/*
+ Whether data blocks store keys and values apart (11.x).
+ solistore: stores value only
+
+ # Safety
+ `block_based_table_options` must be NULL (the call is then ignored) or a live `rocksdb_block_based_table_options_t`.
+ */
+void rocksdb_block_based_options_set_separate_key_value_in_data_block(rocksdb_block_based_table_options_t *block_based_table_options,
+                                                                      unsigned char v);
+
+/*
+ Block checksum type (4: XXH3, RocksDB 7.8.3's default).
+ solistore: stores value only
+
+ # Safety
+ `block_based_table_options` must be NULL (the call is then ignored) or a live `rocksdb_block_based_table_options_t`.
+ */
+void rocksdb_block_based_options_set_checksum(rocksdb_block_based_table_options_t *block_based_table_options,
+                                              char v);
+
+/*
+ Creates an LRU cache of `capacity` bytes. Release with `rocksdb_cache_destroy`.
+
+ # Safety
+ No pointer arguments: always safe to call.
+ */
+rocksdb_cache_t *rocksdb_cache_create_lru(size_t capacity);
+
+/*
+ Creates an LRU cache of `capacity` bytes that refuses inserts beyond its capacity.
+ Release with `rocksdb_cache_destroy`.
+
+ # Safety
+ No pointer arguments: always safe to call.
+ */
+rocksdb_cache_t *rocksdb_cache_create_lru_with_strict_capacity_limit(size_t capacity);
+
+/*
+ Creates an LRU cache from options. NULL gives NULL. Release with `rocksdb_cache_destroy`.
+
+ # Safety
+ `lru_cache_options` must be NULL or live.
+ */
+rocksdb_cache_t *rocksdb_cache_create_lru_opts(const rocksdb_lru_cache_options_t *lru_cache_options);
+
+/*
+ Creates a HyperClockCache of `capacity` bytes (recorded as such; solistore has no cache
+ implementation yet). Release with `rocksdb_cache_destroy`.
+ solistore: stores value only
+
+ # Safety
+ No pointer arguments: always safe to call.
+ */
+rocksdb_cache_t *rocksdb_cache_create_hyper_clock(size_t capacity, size_t estimated_entry_charge);
+
+/*
+ Creates a HyperClockCache from options. NULL gives NULL. Release with
+ `rocksdb_cache_destroy`.
+ solistore: stores value only
+
+ # Safety
+ `hyper_clock_cache_options` must be NULL or live.
+ */
+rocksdb_cache_t *rocksdb_cache_create_hyper_clock_opts(const rocksdb_hyper_clock_cache_options_t *hyper_clock_cache_options);
+
+/*
+ Releases the caller's handle. The cache lives on in options and tables that hold it.
+ NULL is a no-op.
+
+ # Safety
+ `cache` must be NULL or a live cache handle, not used again.
+ */
+void rocksdb_cache_destroy(rocksdb_cache_t *cache);
+
+/*
+ Lets the cache leak its entries at shutdown instead of freeing them. solistore's cache
+ holds no entries: nothing to do.
+
+ # Safety
+ `cache` must be NULL or a live cache handle.
+ */
+void rocksdb_cache_disown_data(rocksdb_cache_t *cache);
+
+/*
+ Changes the capacity, for every holder of the cache.
+
+ # Safety
+ `cache` must be NULL (ignored) or a live cache handle.
+ */
+void rocksdb_cache_set_capacity(rocksdb_cache_t *cache, size_t capacity);
+
+/*
+ Returns the capacity in bytes. 0 for NULL.
+
+ # Safety
+ `cache` must be NULL or a live cache handle.
+ */
+size_t rocksdb_cache_get_capacity(const rocksdb_cache_t *cache);
+
+/*
+ Returns the bytes held: always 0, solistore has no block cache yet.
+ solistore: stores value only
+
+ # Safety
+ `cache` must be NULL or a live cache handle.
+ */
+size_t rocksdb_cache_get_usage(const rocksdb_cache_t *cache);
+
+/*
+ Returns the bytes pinned by users: always 0, solistore has no block cache yet.
+ solistore: stores value only
+
+ # Safety
+ `cache` must be NULL or a live cache handle.
+ */
+size_t rocksdb_cache_get_pinned_usage(const rocksdb_cache_t *cache);
+
+/*
+ Returns the number of entries: always 0, solistore has no block cache yet.
+ solistore: stores value only
+
+ # Safety
+ `cache` must be NULL or a live cache handle.
+ */
+size_t rocksdb_cache_get_occupancy_count(const rocksdb_cache_t *cache);
+
+/*
+ Returns the number of hash table slots: always 0, solistore has no block cache yet.
+ solistore: stores value only
+
+ # Safety
+ `cache` must be NULL or a live cache handle.
+ */
+size_t rocksdb_cache_get_table_address_count(const rocksdb_cache_t *cache);
+
+/*
+ Creates LRU cache options (capacity 0, automatic shard bits). Release with
+ `rocksdb_lru_cache_options_destroy`.
+
+ # Safety
+ No pointer arguments: always safe to call.
+ */
+rocksdb_lru_cache_options_t *rocksdb_lru_cache_options_create(void);
+
+/*
+ Destroys LRU cache options. NULL is a no-op.
+
+ # Safety
+ `lru_cache_options` must be NULL or live, not used again.
+ */
+void rocksdb_lru_cache_options_destroy(rocksdb_lru_cache_options_t *lru_cache_options);
+
+/*
+ Sets the capacity of caches created from these options.
+
+ # Safety
+ `lru_cache_options` must be NULL (ignored) or live.
+ */
+void rocksdb_lru_cache_options_set_capacity(rocksdb_lru_cache_options_t *lru_cache_options,
+                                            size_t v);
+
+/*
+ Sets the shard bits of caches created from these options.
+ solistore: stores value only
+
+ # Safety
+ `lru_cache_options` must be NULL (ignored) or live.
+ */
+void rocksdb_lru_cache_options_set_num_shard_bits(rocksdb_lru_cache_options_t *lru_cache_options,
+                                                  int v);
+
+/*
+ Sets a memory allocator. Allocator objects cannot be created yet
+ (`rocksdb_jemalloc_nodump_allocator_create` is not implemented): ignored.
+ solistore: not implemented
+
+ # Safety
+ `lru_cache_options` must be NULL or live.
+ */
+void rocksdb_lru_cache_options_set_memory_allocator(rocksdb_lru_cache_options_t *lru_cache_options,
+                                                    rocksdb_memory_allocator_t *memory_allocator);
+
+/*
+ Creates HyperClockCache options. Release with `rocksdb_hyper_clock_cache_options_destroy`.
+
+ # Safety
+ No pointer arguments: always safe to call.
+ */
+rocksdb_hyper_clock_cache_options_t *rocksdb_hyper_clock_cache_options_create(size_t capacity,
+                                                                              size_t estimated_entry_charge);
+
+/*
+ Destroys HyperClockCache options. NULL is a no-op.
+
+ # Safety
+ `hyper_clock_cache_options` must be NULL or live, not used again.
+ */
+void rocksdb_hyper_clock_cache_options_destroy(rocksdb_hyper_clock_cache_options_t *hyper_clock_cache_options);
+
+/*
+ Sets the capacity of caches created from these options.
+
+ # Safety
+ `hyper_clock_cache_options` must be NULL (ignored) or live.
+ */
+void rocksdb_hyper_clock_cache_options_set_capacity(rocksdb_hyper_clock_cache_options_t *hyper_clock_cache_options,
+                                                    size_t v);
+
+/*
+ Sets the estimated entry charge of caches created from these options.
+ solistore: stores value only
+
+ # Safety
+ `hyper_clock_cache_options` must be NULL (ignored) or live.
+ */
+void rocksdb_hyper_clock_cache_options_set_estimated_entry_charge(rocksdb_hyper_clock_cache_options_t *hyper_clock_cache_options,
+                                                                  size_t v);
+
+/*
+ Sets the shard bits of caches created from these options.
+ solistore: stores value only
+
+ # Safety
+ `hyper_clock_cache_options` must be NULL (ignored) or live.
+ */
+void rocksdb_hyper_clock_cache_options_set_num_shard_bits(rocksdb_hyper_clock_cache_options_t *hyper_clock_cache_options,
+                                                          int v);
+
+/*
+ Sets a memory allocator. Allocator objects cannot be created yet: ignored.
+ solistore: not implemented
+
+ # Safety
+ `hyper_clock_cache_options` must be NULL or live.
+ */
+void rocksdb_hyper_clock_cache_options_set_memory_allocator(rocksdb_hyper_clock_cache_options_t *hyper_clock_cache_options,
+                                                            rocksdb_memory_allocator_t *memory_allocator);
+
+/*
+ Creates the column family `name` with `column_family_options` (copied). Returns a new
+ handle owned by the caller, or NULL with `*errptr` set on error (RocksDB HEAD behaviour;
+ 7.8.3 leaked a handle with the error), e.g. `Invalid argument: Column family already
+ exists`.
+
+ # Safety
+ `db` and `column_family_options` must be NULL or live handles, `column_family_name` NULL
+ or a C string, `errptr` NULL or a valid errptr.
+ */
+rocksdb_column_family_handle_t *rocksdb_create_column_family(rocksdb_t *db,
+                                                             const rocksdb_options_t *column_family_options,
+                                                             const char *column_family_name,
+                                                             char **errptr);
+
+/*
+ Creates `num_column_families` column families with the same options, stopping at the
+ first error (as RocksDB's `CreateColumnFamilies` does). Returns a malloc()ed array of the
+ handles created (never NULL; free it with `rocksdb_create_column_families_destroy` and
+ each handle with `rocksdb_column_family_handle_destroy`) and their number in `*lencfs`.
+ On error `*errptr` is set and the array holds the families created before it.
+
+ # Safety
+ `db` and `column_family_options` must be NULL or live handles, `column_family_names`
+ NULL or an array of `num_column_families` C strings, `lencfs` NULL or writable, `errptr`
+ NULL or a valid errptr.
+ */
+rocksdb_column_family_handle_t **rocksdb_create_column_families(rocksdb_t *db,
+                                                                const rocksdb_options_t *column_family_options,
+                                                                int num_column_families,
+                                                                const char *const *column_family_names,
+                                                                size_t *lencfs,
+                                                                char **errptr);
 
 /*
  Frees the array returned by `rocksdb_create_column_families`, not the handles in it
@@ -492,6 +1153,933 @@ void rocksdb_list_column_families_destroy(char **list, size_t len);
  again.
  */
 void rocksdb_create_column_families_destroy(rocksdb_column_family_handle_t **list);
+
+/*
+ Drops the column family of `handle` (recorded in the MANIFEST). The handle stays valid
+ and must still be destroyed; reads through it see the family's data as it was. Errors:
+ `Invalid argument: Can't drop default column family`, a read-only DB.
+
+ # Safety
+ `db` and `handle` must be NULL or live handles, `errptr` NULL or a valid errptr.
+ */
+void rocksdb_drop_column_family(rocksdb_t *db,
+                                rocksdb_column_family_handle_t *handle,
+                                char **errptr);
+
+/*
+ A new handle to `db`'s default column family, owned by the caller; destroy it with
+ `rocksdb_column_family_handle_destroy`. NULL for a NULL `db`.
+
+ # Safety
+ `db` must be NULL or a live handle.
+ */
+rocksdb_column_family_handle_t *rocksdb_get_default_column_family_handle(rocksdb_t *db);
+
+/*
+ Frees a column family handle (not the family). NULL is a no-op; safe after
+ `rocksdb_close` and after the family was dropped.
+
+ # Safety
+ `handle` must be NULL or a live handle, not used again.
+ */
+void rocksdb_column_family_handle_destroy(rocksdb_column_family_handle_t *handle);
+
+/*
+ The column family's id (0 for the default family, and for NULL).
+
+ # Safety
+ `handle` must be NULL or a live handle.
+ */
+uint32_t rocksdb_column_family_handle_get_id(rocksdb_column_family_handle_t *handle);
+
+/*
+ The column family's name: a malloc()ed copy, **not** NUL-terminated, its length in
+ `*name_len`; release it with `rocksdb_free`. NULL (and `*name_len = 0`) for NULL.
+
+ # Safety
+ `handle` must be NULL or a live handle, `name_len` NULL or writable.
+ */
+char *rocksdb_column_family_handle_get_name(rocksdb_column_family_handle_t *handle,
+                                            size_t *name_len);
+
+/*
+ The names of the column families of the DB at `name`, in id order: a malloc()ed array of
+ malloc()ed C strings, its length in `*lencf`; release it with
+ `rocksdb_list_column_families_destroy`. On error `*errptr` is set, `*lencf` is 0 and a
+ non-NULL empty array is still returned (as RocksDB's `malloc(0)` on glibc). `options` is
+ not used and may be NULL.
+
+ # Safety
+ `options` must be NULL or a live handle, `name` NULL or a C string, `lencf` NULL or
+ writable, `errptr` NULL or a valid errptr.
+ */
+char **rocksdb_list_column_families(const rocksdb_options_t *options,
+                                    const char *name,
+                                    size_t *lencf,
+                                    char **errptr);
+
+/*
+ Frees the array returned by `rocksdb_list_column_families`: each name, then the array.
+ `(NULL, 0)` and any array returned with an error (count 0) are accepted.
+
+ # Safety
+ `list` must be NULL or an array returned by `rocksdb_list_column_families` with `len` its
+ reported count, not used again.
+ */
+void rocksdb_list_column_families_destroy(char **list, size_t len);
+
+/*
+ Creates a compaction filter from C callbacks: `filter(state, level, key, klen, value,
+ vlen, &new_value, &new_len, &value_changed)` returns non-zero to drop the entry, or sets
+ `*value_changed` and points `*new_value` at replacement bytes (copied, never freed).
+ Returns NULL when `filter` or `name` is NULL. `destructor(state)` runs once, in
+ `rocksdb_compactionfilter_destroy`. Snapshots are ignored by default.
+
+ # Safety
+ The callbacks must be valid to call with `state`, from any thread, until the destroy.
+ */
+rocksdb_compactionfilter_t *rocksdb_compactionfilter_create(void *state,
+                                                            void (*destructor)(void*),
+                                                            unsigned char (*filter)(void*,
+                                                                                    int,
+                                                                                    const char*,
+                                                                                    size_t,
+                                                                                    const char*,
+                                                                                    size_t,
+                                                                                    char**,
+                                                                                    size_t*,
+                                                                                    unsigned char*),
+                                                            const char *(*name)(void*));
+
+/*
+ Sets whether the filter may drop entries that a snapshot still sees.
+ solistore: stores value only
+
+ # Safety
+ `compactionfilter` must be NULL (ignored) or a live filter.
+ */
+void rocksdb_compactionfilter_set_ignore_snapshots(rocksdb_compactionfilter_t *compactionfilter,
+                                                   unsigned char v);
+
+/*
+ Destroys a compaction filter: runs its destructor (once) and frees the handle. Call it
+ only after every DB using the filter is closed. NULL is a no-op.
+
+ # Safety
+ `compactionfilter` must be NULL or a live filter owned by the caller, not used again.
+ */
+void rocksdb_compactionfilter_destroy(rocksdb_compactionfilter_t *compactionfilter);
+
+/*
+ Whether the compaction reads every file.
+
+ # Safety
+ `context` must be NULL (0) or the context passed to a factory callback.
+ */
+unsigned char rocksdb_compactionfiltercontext_is_full_compaction(rocksdb_compactionfiltercontext_t *context);
+
+/*
+ Whether the compaction was requested by the application.
+
+ # Safety
+ `context` must be NULL (0) or the context passed to a factory callback.
+ */
+unsigned char rocksdb_compactionfiltercontext_is_manual_compaction(rocksdb_compactionfiltercontext_t *context);
+
+/*
+ Creates a compaction filter factory from C callbacks: `create_compaction_filter(state,
+ context)` returns a filter from `rocksdb_compactionfilter_create` (or NULL), which the
+ library owns and destroys when the compaction ends. Returns NULL when the callback or
+ `name` is NULL. `destructor(state)` runs once, when the last holder drops the factory.
+
+ # Safety
+ The callbacks must be valid to call with `state`, from any thread, until the destructor.
+ */
+rocksdb_compactionfilterfactory_t *rocksdb_compactionfilterfactory_create(void *state,
+                                                                          void (*destructor)(void*),
+                                                                          rocksdb_compactionfilter_t *(*create_compaction_filter)(void*,
+                                                                                                                                  rocksdb_compactionfiltercontext_t*),
+                                                                          const char *(*name)(void*));
+
+/*
+ Destroys a factory that was never set on options (its destructor runs). After it was set,
+ RocksDB forbids this; solistore then does nothing. NULL is a no-op.
+
+ # Safety
+ `compactionfilterfactory` must be NULL or a live handle, not used again.
+ */
+void rocksdb_compactionfilterfactory_destroy(rocksdb_compactionfilterfactory_t *compactionfilterfactory);
+
+/*
+ Creates a comparator from C callbacks: `compare(state, a, alen, b, blen)` returns a
+ negative, zero or positive int; `name(state)` returns a NUL-terminated string (read once here and persisted with the
+ DB); `destructor(state)` (may be NULL) runs once, in `rocksdb_comparator_destroy`.
+ Returns NULL when `compare` or `name` is NULL or `name` returns NULL. The callbacks must be
+ thread-safe. Borrowed by options: destroy it only after every DB using it is closed.
+
+ # Safety
+ The callbacks must be valid to call with `state` until `rocksdb_comparator_destroy`.
+ */
+rocksdb_comparator_t *rocksdb_comparator_create(void *state,
+                                                void (*destructor)(void*),
+                                                int (*compare)(void*,
+                                                               const char*,
+                                                               size_t,
+                                                               const char*,
+                                                               size_t),
+                                                const char *(*name)(void*));
+
+/*
+ Destroys a comparator: runs its destructor (once) and frees the handle. Call it only after
+ every DB using the comparator is closed. NULL is a no-op.
+
+ # Safety
+ `comparator` must be NULL or a live comparator, not used again.
+ */
+void rocksdb_comparator_destroy(rocksdb_comparator_t *comparator);
+
+/*
+ Opens (or, with `create_if_missing`, creates) the DB at `name` with its default column
+ family. The options are copied. Returns a handle owned by the caller (close it with
+ `rocksdb_close`), or NULL with `*errptr` set, e.g. `Invalid argument: <name>/CURRENT: does
+ not exist (create_if_missing is false)` or `IO error: While lock file: <name>/LOCK: ...`.
+
+ # Safety
+ `options` must be NULL or a live options handle, `name` NULL or a C string, `errptr`
+ NULL or a valid errptr.
+ */
+rocksdb_t *rocksdb_open(const rocksdb_options_t *options, const char *name, char **errptr);
+
+/*
+ Opens the DB at `name` with the listed column families (every existing one must be
+ listed, `default` included; missing ones are created with
+ `create_missing_column_families`). On success `column_family_handles[i]` receives a new
+ handle (owned by the caller) for `column_family_names[i]`; on error the array is left
+ untouched, NULL is returned and `*errptr` is set. All options are copied.
+
+ # Safety
+ `options` and each `column_family_options[i]` must be NULL or live options handles, `name`
+ and each `column_family_names[i]` NULL or C strings, the three arrays NULL or
+ `num_column_families` entries long, `errptr` NULL or a valid errptr.
+ */
+rocksdb_t *rocksdb_open_column_families(const rocksdb_options_t *options,
+                                        const char *name,
+                                        int num_column_families,
+                                        const char *const *column_family_names,
+                                        const rocksdb_options_t *const *column_family_options,
+                                        rocksdb_column_family_handle_t **column_family_handles,
+                                        char **errptr);
+
+/*
+ Opens the DB at `name` read-only with its default column family: no lock, no writes (they
+ fail with `Not implemented: Not supported operation in read only mode.`); the WAL is
+ replayed in memory, or, with `error_if_wal_file_exists`, its presence is an error.
+ Returns a handle owned by the caller, or NULL with `*errptr` set.
+
+ # Safety
+ As `rocksdb_open`.
+ */
+rocksdb_t *rocksdb_open_for_read_only(const rocksdb_options_t *options,
+                                      const char *name,
+                                      unsigned char error_if_wal_file_exists,
+                                      char **errptr);
+
+/*
+ Read-only open with a list of column families (a subset is allowed). Handles are
+ returned as in `rocksdb_open_column_families`.
+
+ # Safety
+ As `rocksdb_open_column_families`.
+ */
+rocksdb_t *rocksdb_open_for_read_only_column_families(const rocksdb_options_t *options,
+                                                      const char *name,
+                                                      int num_column_families,
+                                                      const char *const *column_family_names,
+                                                      const rocksdb_options_t *const *column_family_options,
+                                                      rocksdb_column_family_handle_t **column_family_handles,
+                                                      unsigned char error_if_wal_file_exists,
+                                                      char **errptr);
+
+/*
+ Closes the DB and frees its handle: buffered WAL bytes go to the OS and the `LOCK` is
+ released, so the DB can be opened again at once. NULL is a no-op. Iterators, snapshots and
+ column family handles still alive keep working on what they saw and must still be
+ destroyed; the handle itself must not be used again.
+
+ # Safety
+ `db` must be NULL or a live handle from `rocksdb_open*`, not used again.
+ */
+void rocksdb_close(rocksdb_t *db);
+
+/*
+ Deletes the DB at `name` (its files, then the directory when empty). A missing DB is
+ not an error. `options` is not used and may be NULL.
+
+ # Safety
+ `options` must be NULL or a live handle, `name` NULL or a C string, `errptr` NULL or a
+ valid errptr.
+ */
+void rocksdb_destroy_db(const rocksdb_options_t *options, const char *name, char **errptr);
+
+/*
+ Sets `key` to `val` in the default column family. On error sets `*errptr`; on success
+ leaves it untouched. `(NULL, 0)` is an empty key or value.
+
+ # Safety
+ `db` and `options` must be NULL or live handles, `key`/`val` address `keylen`/`vallen`
+ bytes (or are NULL with length 0), `errptr` NULL or a valid errptr.
+ */
+void rocksdb_put(rocksdb_t *db,
+                 const rocksdb_writeoptions_t *options,
+                 const char *key,
+                 size_t keylen,
+                 const char *val,
+                 size_t vallen,
+                 char **errptr);
+
+/*
+ `rocksdb_put` in `column_family`.
+
+ # Safety
+ As `rocksdb_put`; `column_family` must be NULL or a live handle.
+ */
+void rocksdb_put_cf(rocksdb_t *db,
+                    const rocksdb_writeoptions_t *options,
+                    rocksdb_column_family_handle_t *column_family,
+                    const char *key,
+                    size_t keylen,
+                    const char *val,
+                    size_t vallen,
+                    char **errptr);
+
+/*
+ Deletes `key` from the default column family (absent keys are not an error).
+
+ # Safety
+ As `rocksdb_put`.
+ */
+void rocksdb_delete(rocksdb_t *db,
+                    const rocksdb_writeoptions_t *options,
+                    const char *key,
+                    size_t keylen,
+                    char **errptr);
+
+/*
+ `rocksdb_delete` in `column_family`.
+
+ # Safety
+ As `rocksdb_put_cf`.
+ */
+void rocksdb_delete_cf(rocksdb_t *db,
+                       const rocksdb_writeoptions_t *options,
+                       rocksdb_column_family_handle_t *column_family,
+                       const char *key,
+                       size_t keylen,
+                       char **errptr);
+
+/*
+ Deletes every key in `[start_key, end_key)` of `column_family`.
+
+ # Safety
+ As `rocksdb_put_cf`, with the two keys as byte ranges.
+ */
+void rocksdb_delete_range_cf(rocksdb_t *db,
+                             const rocksdb_writeoptions_t *options,
+                             rocksdb_column_family_handle_t *column_family,
+                             const char *start_key,
+                             size_t start_key_len,
+                             const char *end_key,
+                             size_t end_key_len,
+                             char **errptr);
+
+/*
+ Adds a merge operand for `key`. Without a merge operator this fails with
+ `Not implemented: Provide a merge_operator when opening DB`.
+
+ # Safety
+ As `rocksdb_put`.
+ */
+void rocksdb_merge(rocksdb_t *db,
+                   const rocksdb_writeoptions_t *options,
+                   const char *key,
+                   size_t keylen,
+                   const char *val,
+                   size_t vallen,
+                   char **errptr);
+
+/*
+ `rocksdb_merge` in `column_family`.
+
+ # Safety
+ As `rocksdb_put_cf`.
+ */
+void rocksdb_merge_cf(rocksdb_t *db,
+                      const rocksdb_writeoptions_t *options,
+                      rocksdb_column_family_handle_t *column_family,
+                      const char *key,
+                      size_t keylen,
+                      const char *val,
+                      size_t vallen,
+                      char **errptr);
+
+/*
+ Applies `batch` atomically. The batch is not changed and may be reused.
+
+ # Safety
+ `db`, `options` and `batch` must be NULL or live handles, `errptr` NULL or a valid errptr.
+ */
+void rocksdb_write(rocksdb_t *db,
+                   const rocksdb_writeoptions_t *options,
+                   rocksdb_writebatch_t *batch,
+                   char **errptr);
+
+/*
+ Reads `key` from the default column family. Returns a malloc()ed copy of the value (not
+ NUL-terminated; non-NULL even when empty) with its length in `*vallen`; release it with
+ `rocksdb_free`. A missing key returns NULL with `*vallen = 0` and `*errptr` untouched; an
+ error returns NULL and sets `*errptr`.
+
+ # Safety
+ `db` and `options` must be NULL or live handles, `key` address `keylen` bytes (or be NULL
+ with 0), `vallen` NULL or writable, `errptr` NULL or a valid errptr.
+ */
+char *rocksdb_get(rocksdb_t *db,
+                  const rocksdb_readoptions_t *options,
+                  const char *key,
+                  size_t keylen,
+                  size_t *vallen,
+                  char **errptr);
+
+/*
+ `rocksdb_get` in `column_family`.
+
+ # Safety
+ As `rocksdb_get`; `column_family` must be NULL or a live handle.
+ */
+char *rocksdb_get_cf(rocksdb_t *db,
+                     const rocksdb_readoptions_t *options,
+                     rocksdb_column_family_handle_t *column_family,
+                     const char *key,
+                     size_t keylen,
+                     size_t *vallen,
+                     char **errptr);
+
+/*
+ Reads `num_keys` keys of the default column family at one consistent point. For each
+ key `i`: `values_list[i]` is a malloc()ed copy of the value (caller frees) with its size
+ in `values_list_sizes[i]`, or NULL (size 0) when absent or on error; `errs[i]` is NULL
+ or a malloc()ed message. The previous contents of the arrays are overwritten, not freed.
+
+ # Safety
+ `db` and `options` must be NULL or live handles; the key arrays hold `num_keys` entries
+ describing readable bytes; the three output arrays hold `num_keys` writable entries.
+ */
+void rocksdb_multi_get(rocksdb_t *db,
+                       const rocksdb_readoptions_t *options,
+                       size_t num_keys,
+                       const char *const *keys_list,
+                       const size_t *keys_list_sizes,
+                       char **values_list,
+                       size_t *values_list_sizes,
+                       char **errs);
+
+/*
+ `rocksdb_multi_get` with a column family per key (`column_families[i]`).
+
+ # Safety
+ As `rocksdb_multi_get`; `column_families` holds `num_keys` live handles.
+ */
+void rocksdb_multi_get_cf(rocksdb_t *db,
+                          const rocksdb_readoptions_t *options,
+                          const rocksdb_column_family_handle_t *const *column_families,
+                          size_t num_keys,
+                          const char *const *keys_list,
+                          const size_t *keys_list_sizes,
+                          char **values_list,
+                          size_t *values_list_sizes,
+                          char **errs);
+
+/*
+ Reads `num_keys` keys of one column family at one consistent point. For each key:
+ `values[i]` is a new pinnable slice (caller destroys it) or NULL when absent or on error;
+ `errs[i]` is NULL or a malloc()ed message. `sorted_input` is a hint and is not required.
+
+ # Safety
+ `db`, `options`, `column_family` must be NULL or live handles; `keys_list` and
+ `keys_list_sizes` hold `num_keys` entries describing readable bytes; `values` and `errs`
+ hold `num_keys` writable entries.
+ */
+void rocksdb_batched_multi_get_cf(rocksdb_t *db,
+                                  const rocksdb_readoptions_t *options,
+                                  rocksdb_column_family_handle_t *column_family,
+                                  size_t num_keys,
+                                  const char *const *keys_list,
+                                  const size_t *keys_list_sizes,
+                                  rocksdb_pinnableslice_t **values,
+                                  char **errs,
+                                  bool sorted_input);
+
+/*
+ `rocksdb_batched_multi_get_cf` with the keys as an array of `rocksdb_slice_t`.
+
+ # Safety
+ As `rocksdb_batched_multi_get_cf`; `keys_list` holds `num_keys` slices.
+ */
+void rocksdb_batched_multi_get_cf_slice(rocksdb_t *db,
+                                        const rocksdb_readoptions_t *options,
+                                        rocksdb_column_family_handle_t *column_family,
+                                        size_t num_keys,
+                                        const rocksdb_slice_t *keys_list,
+                                        rocksdb_pinnableslice_t **values,
+                                        char **errs,
+                                        bool sorted_input);
+
+/*
+ Reads `key` of the default column family into a new pinnable slice owned by the caller
+ (destroy it with `rocksdb_pinnableslice_destroy`). NULL when absent (errptr untouched) or
+ on error (`*errptr` set).
+
+ # Safety
+ As `rocksdb_get`.
+ */
+rocksdb_pinnableslice_t *rocksdb_get_pinned(rocksdb_t *db,
+                                            const rocksdb_readoptions_t *options,
+                                            const char *key,
+                                            size_t keylen,
+                                            char **errptr);
+
+/*
+ `rocksdb_get_pinned` in `column_family`.
+
+ # Safety
+ As `rocksdb_get_cf`.
+ */
+rocksdb_pinnableslice_t *rocksdb_get_pinned_cf(rocksdb_t *db,
+                                               const rocksdb_readoptions_t *options,
+                                               rocksdb_column_family_handle_t *column_family,
+                                               const char *key,
+                                               size_t keylen,
+                                               char **errptr);
+
+/*
+ The bytes of a pinnable slice, borrowed until `rocksdb_pinnableslice_destroy`, length in
+ `*vallen`. NULL (`*vallen = 0`) for a NULL slice.
+
+ # Safety
+ `v` must be NULL or a live pinnable slice, `vallen` NULL or writable.
+ */
+const char *rocksdb_pinnableslice_value(const rocksdb_pinnableslice_t *v, size_t *vallen);
+
+/*
+ Frees a pinnable slice. NULL is a no-op.
+
+ # Safety
+ `v` must be NULL or a live pinnable slice, not used again.
+ */
+void rocksdb_pinnableslice_destroy(rocksdb_pinnableslice_t *v);
+
+/*
+ Reads `key` of the default column family into a new handle owned by the caller (destroy
+ it with `rocksdb_pinnable_handle_destroy`). NULL when absent or on error (`*errptr` set).
+
+ # Safety
+ As `rocksdb_get`.
+ */
+rocksdb_pinnable_handle_t *rocksdb_get_pinned_v2(rocksdb_t *db,
+                                                 const rocksdb_readoptions_t *options,
+                                                 const char *key,
+                                                 size_t keylen,
+                                                 char **errptr);
+
+/*
+ `rocksdb_get_pinned_v2` in `column_family`.
+
+ # Safety
+ As `rocksdb_get_cf`.
+ */
+rocksdb_pinnable_handle_t *rocksdb_get_pinned_cf_v2(rocksdb_t *db,
+                                                    const rocksdb_readoptions_t *options,
+                                                    rocksdb_column_family_handle_t *column_family,
+                                                    const char *key,
+                                                    size_t keylen,
+                                                    char **errptr);
+
+/*
+ The value of a pinnable handle, borrowed until `rocksdb_pinnable_handle_destroy`, length
+ in `*vallen`. NULL (`*vallen = 0`) for a NULL handle.
+
+ # Safety
+ `handle` must be NULL or a live handle, `vallen` NULL or writable.
+ */
+const char *rocksdb_pinnable_handle_get_value(const rocksdb_pinnable_handle_t *handle,
+                                              size_t *vallen);
+
+/*
+ Frees a pinnable handle. NULL is a no-op.
+
+ # Safety
+ `handle` must be NULL or a live handle, not used again.
+ */
+void rocksdb_pinnable_handle_destroy(rocksdb_pinnable_handle_t *handle);
+
+/*
+ Reads `key` of the default column family into the caller's `buffer`. Returns 1 when the
+ value was found and fit (copied); 0 otherwise. `*found` says whether the key exists and
+ `*vallen` is the value's real size (0 when absent), so a 0 return with `*found = 1` means
+ "buffer too small, nothing copied". Errors set `*errptr`; absence does not.
+
+ # Safety
+ As `rocksdb_get`; `buffer` must address `buffer_size` writable bytes, `found` be NULL or
+ writable.
+ */
+unsigned char rocksdb_get_into_buffer(rocksdb_t *db,
+                                      const rocksdb_readoptions_t *options,
+                                      const char *key,
+                                      size_t keylen,
+                                      char *buffer,
+                                      size_t buffer_size,
+                                      size_t *vallen,
+                                      unsigned char *found,
+                                      char **errptr);
+
+/*
+ `rocksdb_get_into_buffer` in `column_family`.
+
+ # Safety
+ As `rocksdb_get_into_buffer`; `column_family` must be NULL or a live handle.
+ */
+unsigned char rocksdb_get_into_buffer_cf(rocksdb_t *db,
+                                         const rocksdb_readoptions_t *options,
+                                         rocksdb_column_family_handle_t *column_family,
+                                         const char *key,
+                                         size_t keylen,
+                                         char *buffer,
+                                         size_t buffer_size,
+                                         size_t *vallen,
+                                         unsigned char *found,
+                                         char **errptr);
+
+/*
+ Whether `key` may exist in the default column family. solistore answers with a real
+ lookup, so 0 means absent (or an error) and 1 means present. When `value_found` is
+ non-NULL, `*value_found` says whether the value was fetched; if so `*value` receives a
+ malloc()ed copy (caller frees) and `*val_len` its size. `timestamp` is ignored (no
+ user-defined timestamps).
+
+ # Safety
+ As `rocksdb_get`; `value`, `val_len`, `value_found` must be NULL or writable.
+ */
+unsigned char rocksdb_key_may_exist(rocksdb_t *db,
+                                    const rocksdb_readoptions_t *options,
+                                    const char *key,
+                                    size_t key_len,
+                                    char **value,
+                                    size_t *val_len,
+                                    const char *timestamp,
+                                    size_t timestamp_len,
+                                    unsigned char *value_found);
+
+/*
+ `rocksdb_key_may_exist` in `column_family`.
+
+ # Safety
+ As `rocksdb_key_may_exist`; `column_family` must be NULL or a live handle.
+ */
+unsigned char rocksdb_key_may_exist_cf(rocksdb_t *db,
+                                       const rocksdb_readoptions_t *options,
+                                       rocksdb_column_family_handle_t *column_family,
+                                       const char *key,
+                                       size_t key_len,
+                                       char **value,
+                                       size_t *val_len,
+                                       const char *timestamp,
+                                       size_t timestamp_len,
+                                       unsigned char *value_found);
+
+/*
+ A DB property (RocksDB's names, e.g. `rocksdb.estimate-num-keys`) as a malloc()ed C
+ string (caller frees), or NULL for an unknown property or a NULL argument.
+
+ # Safety
+ `db` must be NULL or a live handle, `propname` NULL or a C string.
+ */
+char *rocksdb_property_value(rocksdb_t *db, const char *propname);
+
+/*
+ `rocksdb_property_value` for `column_family`.
+
+ # Safety
+ As `rocksdb_property_value`; `column_family` must be NULL or a live handle.
+ */
+char *rocksdb_property_value_cf(rocksdb_t *db,
+                                rocksdb_column_family_handle_t *column_family,
+                                const char *propname);
+
+/*
+ An integer DB property in `*out_val`. Returns 0 on success, -1 for an unknown or
+ non-integer property (`*out_val` untouched).
+
+ # Safety
+ `db` must be NULL or a live handle, `propname` NULL or a C string, `out_val` NULL or
+ writable.
+ */
+int rocksdb_property_int(rocksdb_t *db, const char *propname, uint64_t *out_val);
+
+/*
+ `rocksdb_property_int` for `column_family`.
+
+ # Safety
+ As `rocksdb_property_int`; `column_family` must be NULL or a live handle.
+ */
+int rocksdb_property_int_cf(rocksdb_t *db,
+                            rocksdb_column_family_handle_t *column_family,
+                            const char *propname,
+                            uint64_t *out_val);
+
+/*
+ The sequence number of the last write (0 for a new DB or a NULL handle).
+
+ # Safety
+ `db` must be NULL or a live handle.
+ */
+uint64_t rocksdb_get_latest_sequence_number(rocksdb_t *db);
+
+/*
+ Hands buffered WAL bytes (`manual_wal_flush`) to the OS, and syncs them when `sync` is
+ non-zero.
+
+ # Safety
+ `db` must be NULL or a live handle, `errptr` NULL or a valid errptr.
+ */
+void rocksdb_flush_wal(rocksdb_t *db, unsigned char sync, char **errptr);
+
+/*
+ The DB's identity (the `IDENTITY` file) as a malloc()ed string, **not** NUL-terminated,
+ length in `*id_len`; release it with `rocksdb_free`. NULL on error (`*id_len` untouched).
+
+ # Safety
+ `db` must be NULL or a live handle, `id_len` NULL or writable.
+ */
+char *rocksdb_get_db_identity(rocksdb_t *db, size_t *id_len);
+
+/*
+ Returns a handle on the default env. Release with `rocksdb_env_destroy` (the env itself
+ lives for the whole process).
+
+ # Safety
+ No pointer arguments: always safe to call.
+ */
+rocksdb_env_t *rocksdb_create_default_env(void);
+
+/*
+ Returns a memory env. solistore keeps DB files on disk even with it (see the module doc).
+ Release with `rocksdb_env_destroy`.
+ solistore: stores value only
+
+ # Safety
+ No pointer arguments: always safe to call.
+ */
+rocksdb_env_t *rocksdb_create_mem_env(void);
+
+/*
+ Releases an env handle. NULL is a no-op.
+
+ # Safety
+ `env` must be NULL or a live env handle, not used again.
+ */
+void rocksdb_env_destroy(rocksdb_env_t *env);
+
+/*
+ Sets the low-priority (compaction) pool size, process-wide.
+ solistore: stores value only
+
+ # Safety
+ `env` must be NULL (ignored) or a live env handle.
+ */
+void rocksdb_env_set_background_threads(rocksdb_env_t *env, int n);
+
+/*
+ Returns the low-priority pool size (0 until set).
+
+ # Safety
+ `env` must be NULL (0) or a live env handle.
+ */
+int rocksdb_env_get_background_threads(rocksdb_env_t *env);
+
+/*
+ Sets the bottom-priority pool size, process-wide.
+ solistore: stores value only
+
+ # Safety
+ `env` must be NULL (ignored) or a live env handle.
+ */
+void rocksdb_env_set_bottom_priority_background_threads(rocksdb_env_t *env, int n);
+
+/*
+ Returns the bottom-priority pool size (0 until set).
+
+ # Safety
+ `env` must be NULL (0) or a live env handle.
+ */
+int rocksdb_env_get_bottom_priority_background_threads(rocksdb_env_t *env);
+
+/*
+ Sets the high-priority (flush) pool size, process-wide.
+ solistore: stores value only
+
+ # Safety
+ `env` must be NULL (ignored) or a live env handle.
+ */
+void rocksdb_env_set_high_priority_background_threads(rocksdb_env_t *env, int n);
+
+/*
+ Returns the high-priority pool size (0 until set).
+
+ # Safety
+ `env` must be NULL (0) or a live env handle.
+ */
+int rocksdb_env_get_high_priority_background_threads(rocksdb_env_t *env);
+
+/*
+ Sets the low-priority pool size, process-wide (same as `rocksdb_env_set_background_threads`).
+ solistore: stores value only
+
+ # Safety
+ `env` must be NULL (ignored) or a live env handle.
+ */
+void rocksdb_env_set_low_priority_background_threads(rocksdb_env_t *env, int n);
+
+/*
+ Returns the low-priority pool size (0 until set).
+
+ # Safety
+ `env` must be NULL (0) or a live env handle.
+ */
+int rocksdb_env_get_low_priority_background_threads(rocksdb_env_t *env);
+
+/*
+ Waits for the env's background threads to finish. The env runs none: returns at once.
+
+ # Safety
+ `env` must be NULL or a live env handle.
+ */
+void rocksdb_env_join_all_threads(rocksdb_env_t *env);
+
+/*
+ Lowers the CPU priority of the low-priority pool's threads (recorded; no such threads).
+ solistore: stores value only
+
+ # Safety
+ `env` must be NULL (ignored) or a live env handle.
+ */
+void rocksdb_env_lower_thread_pool_cpu_priority(rocksdb_env_t *env);
+
+/*
+ Lowers the I/O priority of the low-priority pool's threads (recorded; no such threads).
+ solistore: stores value only
+
+ # Safety
+ `env` must be NULL (ignored) or a live env handle.
+ */
+void rocksdb_env_lower_thread_pool_io_priority(rocksdb_env_t *env);
+
+/*
+ Lowers the CPU priority of the high-priority pool's threads (recorded; no such threads).
+ solistore: stores value only
+
+ # Safety
+ `env` must be NULL (ignored) or a live env handle.
+ */
+void rocksdb_env_lower_high_priority_thread_pool_cpu_priority(rocksdb_env_t *env);
+
+/*
+ Lowers the I/O priority of the high-priority pool's threads (recorded; no such threads).
+ solistore: stores value only
+
+ # Safety
+ `env` must be NULL (ignored) or a live env handle.
+ */
+void rocksdb_env_lower_high_priority_thread_pool_io_priority(rocksdb_env_t *env);
+
+/*
+ Creates a bloom filter policy with `bits_per_key` bits per key (RocksDB makes the same full
+ filter as `_create_bloom_full`). Ownership moves when set on block-based options.
+
+ # Safety
+ No pointer arguments: always safe to call.
+ */
+rocksdb_filterpolicy_t *rocksdb_filterpolicy_create_bloom(double bits_per_key);
+
+/*
+ Creates a full bloom filter policy. Ownership moves when set on block-based options.
+
+ # Safety
+ No pointer arguments: always safe to call.
+ */
+rocksdb_filterpolicy_t *rocksdb_filterpolicy_create_bloom_full(double bits_per_key);
+
+/*
+ Creates a ribbon filter policy. Ownership moves when set on block-based options.
+ solistore: stores value only
+
+ # Safety
+ No pointer arguments: always safe to call.
+ */
+rocksdb_filterpolicy_t *rocksdb_filterpolicy_create_ribbon(double bloom_equivalent_bits_per_key);
+
+/*
+ Creates a ribbon filter policy that uses bloom filters below `bloom_before_level`.
+ Ownership moves when set on block-based options.
+ solistore: stores value only
+
+ # Safety
+ No pointer arguments: always safe to call.
+ */
+rocksdb_filterpolicy_t *rocksdb_filterpolicy_create_ribbon_hybrid(double bloom_equivalent_bits_per_key,
+                                                                  int bloom_before_level);
+
+/*
+ Destroys a filter policy that was never set on block-based options. After it was set,
+ RocksDB forbids this; solistore then does nothing. NULL is a no-op.
+
+ # Safety
+ `filterpolicy` must be NULL or a live handle, not used again.
+ */
+void rocksdb_filterpolicy_destroy(rocksdb_filterpolicy_t *filterpolicy);
+
+/*
+ Creates flush options (`wait` on). Returns a handle owned by the caller; release it with
+ `rocksdb_flushoptions_destroy`. Never NULL.
+
+ # Safety
+ No preconditions.
+ */
+rocksdb_flushoptions_t *rocksdb_flushoptions_create(void);
+
+/*
+ Destroys flush options. NULL is a no-op.
+
+ # Safety
+ `opt` must be NULL or a handle from `rocksdb_flushoptions_create`, not used again.
+ */
+void rocksdb_flushoptions_destroy(rocksdb_flushoptions_t *opt);
+
+/*
+ Whether a flush waits for completion.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL or a live flush options handle.
+ */
+void rocksdb_flushoptions_set_wait(rocksdb_flushoptions_t *opt, unsigned char v);
+
+/*
+ Returns `wait` (0 for a NULL handle).
+
+ # Safety
+ `opt` must be NULL or a live flush options handle.
+ */
+unsigned char rocksdb_flushoptions_get_wait(rocksdb_flushoptions_t *opt);
 
 /*
  Not implemented in solistore: stores `Not implemented: rocksdb_approximate_memory_usage_create` in `*errptr` and returns NULL.
@@ -799,274 +2387,6 @@ void rocksdb_backup_engine_verify_backup(rocksdb_backup_engine_t *be,
                                          char **errptr);
 
 /*
- Not implemented in solistore: stores `Not implemented: rocksdb_batched_multi_get_cf` in every `errs[i]`, NULL in every value (and timestamp) entry and 0 in every size entry.
- */
-void rocksdb_batched_multi_get_cf(rocksdb_t *db,
-                                  const rocksdb_readoptions_t *options,
-                                  rocksdb_column_family_handle_t *column_family,
-                                  size_t num_keys,
-                                  const char *const *keys_list,
-                                  const size_t *keys_list_sizes,
-                                  rocksdb_pinnableslice_t **values,
-                                  char **errs,
-                                  bool sorted_input);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_batched_multi_get_cf_slice` in every `errs[i]`, NULL in every value (and timestamp) entry and 0 in every size entry.
- */
-void rocksdb_batched_multi_get_cf_slice(rocksdb_t *db,
-                                        const rocksdb_readoptions_t *options,
-                                        rocksdb_column_family_handle_t *column_family,
-                                        size_t num_keys,
-                                        const rocksdb_slice_t *keys_list,
-                                        rocksdb_pinnableslice_t **values,
-                                        char **errs,
-                                        bool sorted_input);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_block_based_table_options_t *rocksdb_block_based_options_create(void);
-
-/*
- Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
- */
-void rocksdb_block_based_options_destroy(rocksdb_block_based_table_options_t *options);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_block_based_options_set_block_align(rocksdb_block_based_table_options_t *block_based_table_options,
-                                                 unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_block_based_options_set_block_cache(rocksdb_block_based_table_options_t *options,
-                                                 rocksdb_cache_t *block_cache);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_block_based_options_set_block_cache_compressed(rocksdb_block_based_table_options_t *options,
-                                                            rocksdb_cache_t *block_cache_compressed);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_block_based_options_set_block_restart_interval(rocksdb_block_based_table_options_t *options,
-                                                            int block_restart_interval);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_block_based_options_set_block_size(rocksdb_block_based_table_options_t *options,
-                                                size_t block_size);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_block_based_options_set_block_size_deviation(rocksdb_block_based_table_options_t *options,
-                                                          int block_size_deviation);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_block_based_options_set_cache_index_and_filter_blocks(rocksdb_block_based_table_options_t *block_based_table_options,
-                                                                   unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_block_based_options_set_cache_index_and_filter_blocks_with_high_priority(rocksdb_block_based_table_options_t *block_based_table_options,
-                                                                                      unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_block_based_options_set_checksum(rocksdb_block_based_table_options_t *block_based_table_options,
-                                              char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_block_based_options_set_data_block_hash_ratio(rocksdb_block_based_table_options_t *options,
-                                                           double v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_block_based_options_set_data_block_index_type(rocksdb_block_based_table_options_t *block_based_table_options,
-                                                           int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_block_based_options_set_filter_policy(rocksdb_block_based_table_options_t *options,
-                                                   rocksdb_filterpolicy_t *filter_policy);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_block_based_options_set_format_version(rocksdb_block_based_table_options_t *block_based_table_options,
-                                                    int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_block_based_options_set_index_block_restart_interval(rocksdb_block_based_table_options_t *options,
-                                                                  int index_block_restart_interval);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_block_based_options_set_index_block_search_type(rocksdb_block_based_table_options_t *block_based_table_options,
-                                                             int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_block_based_options_set_index_type(rocksdb_block_based_table_options_t *block_based_table_options,
-                                                int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_block_based_options_set_metadata_block_size(rocksdb_block_based_table_options_t *options,
-                                                         uint64_t metadata_block_size);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_block_based_options_set_no_block_cache(rocksdb_block_based_table_options_t *options,
-                                                    unsigned char no_block_cache);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_block_based_options_set_optimize_filters_for_memory(rocksdb_block_based_table_options_t *options,
-                                                                 unsigned char optimize_filters_for_memory);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_block_based_options_set_partition_filters(rocksdb_block_based_table_options_t *options,
-                                                       unsigned char partition_filters);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_block_based_options_set_partition_pinning_tier(rocksdb_block_based_table_options_t *block_based_table_options,
-                                                            int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_block_based_options_set_pin_l0_filter_and_index_blocks_in_cache(rocksdb_block_based_table_options_t *block_based_table_options,
-                                                                             unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_block_based_options_set_pin_top_level_index_and_filter(rocksdb_block_based_table_options_t *block_based_table_options,
-                                                                    unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_block_based_options_set_separate_key_value_in_data_block(rocksdb_block_based_table_options_t *block_based_table_options,
-                                                                      unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_block_based_options_set_top_level_index_pinning_tier(rocksdb_block_based_table_options_t *block_based_table_options,
-                                                                  int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_block_based_options_set_unpartitioned_pinning_tier(rocksdb_block_based_table_options_t *block_based_table_options,
-                                                                int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_block_based_options_set_use_delta_encoding(rocksdb_block_based_table_options_t *options,
-                                                        unsigned char use_delta_encoding);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_block_based_options_set_whole_key_filtering(rocksdb_block_based_table_options_t *block_based_table_options,
-                                                         unsigned char v);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_cache_t *rocksdb_cache_create_hyper_clock(size_t capacity, size_t estimated_entry_charge);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_cache_t *rocksdb_cache_create_hyper_clock_opts(const rocksdb_hyper_clock_cache_options_t *hyper_clock_cache_options);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_cache_t *rocksdb_cache_create_lru(size_t capacity);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_cache_t *rocksdb_cache_create_lru_opts(const rocksdb_lru_cache_options_t *lru_cache_options);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_cache_t *rocksdb_cache_create_lru_with_strict_capacity_limit(size_t capacity);
-
-/*
- Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
- */
-void rocksdb_cache_destroy(rocksdb_cache_t *cache);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_cache_disown_data(rocksdb_cache_t *cache);
-
-/*
- Not implemented in solistore: returns 0.
- */
-size_t rocksdb_cache_get_capacity(const rocksdb_cache_t *cache);
-
-/*
- Not implemented in solistore: returns 0.
- */
-size_t rocksdb_cache_get_occupancy_count(const rocksdb_cache_t *cache);
-
-/*
- Not implemented in solistore: returns 0.
- */
-size_t rocksdb_cache_get_pinned_usage(const rocksdb_cache_t *cache);
-
-/*
- Not implemented in solistore: returns 0.
- */
-size_t rocksdb_cache_get_table_address_count(const rocksdb_cache_t *cache);
-
-/*
- Not implemented in solistore: returns 0.
- */
-size_t rocksdb_cache_get_usage(const rocksdb_cache_t *cache);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_cache_set_capacity(rocksdb_cache_t *cache, size_t capacity);
-
-/*
  Not implemented in solistore: does nothing.
  */
 void rocksdb_cancel_all_background_work(rocksdb_t *db, unsigned char wait);
@@ -1097,27 +2417,6 @@ rocksdb_checkpoint_t *rocksdb_checkpoint_object_create(rocksdb_t *db,
  Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
  */
 void rocksdb_checkpoint_object_destroy(rocksdb_checkpoint_t *checkpoint);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_close(rocksdb_t *db);
-
-/*
- Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
- */
-void rocksdb_column_family_handle_destroy(rocksdb_column_family_handle_t *column_family_handle);
-
-/*
- Not implemented in solistore: returns 0.
- */
-uint32_t rocksdb_column_family_handle_get_id(rocksdb_column_family_handle_t *handle);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-char *rocksdb_column_family_handle_get_name(rocksdb_column_family_handle_t *handle,
-                                            size_t *name_len);
 
 /*
  Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
@@ -1295,57 +2594,6 @@ void rocksdb_compaction_service_options_override_set_sst_partitioner_factory(roc
  */
 void rocksdb_compaction_service_options_override_set_statistics(rocksdb_compaction_service_options_override_t *override_options,
                                                                 rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_compactionfilter_t *rocksdb_compactionfilter_create(void *state,
-                                                            void (*destructor)(void*),
-                                                            unsigned char (*filter)(void*,
-                                                                                    int,
-                                                                                    const char*,
-                                                                                    size_t,
-                                                                                    const char*,
-                                                                                    size_t,
-                                                                                    char**,
-                                                                                    size_t*,
-                                                                                    unsigned char*),
-                                                            const char *(*name)(void*));
-
-/*
- Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
- */
-void rocksdb_compactionfilter_destroy(rocksdb_compactionfilter_t *compactionfilter);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_compactionfilter_set_ignore_snapshots(rocksdb_compactionfilter_t *compactionfilter,
-                                                   unsigned char v);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_compactionfiltercontext_is_full_compaction(rocksdb_compactionfiltercontext_t *context);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_compactionfiltercontext_is_manual_compaction(rocksdb_compactionfiltercontext_t *context);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_compactionfilterfactory_t *rocksdb_compactionfilterfactory_create(void *state,
-                                                                          void (*destructor)(void*),
-                                                                          rocksdb_compactionfilter_t *(*create_compaction_filter)(void*,
-                                                                                                                                  rocksdb_compactionfiltercontext_t*),
-                                                                          const char *(*name)(void*));
-
-/*
- Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
- */
-void rocksdb_compactionfilterfactory_destroy(rocksdb_compactionfilterfactory_t *compactionfilterfactory);
 
 /*
  Not implemented in solistore: returns 0.
@@ -1641,23 +2889,6 @@ void rocksdb_compactoptions_set_target_path_id(rocksdb_compactoptions_t *compact
 /*
  Not implemented in solistore: returns NULL.
  */
-rocksdb_comparator_t *rocksdb_comparator_create(void *state,
-                                                void (*destructor)(void*),
-                                                int (*compare)(void*,
-                                                               const char*,
-                                                               size_t,
-                                                               const char*,
-                                                               size_t),
-                                                const char *(*name)(void*));
-
-/*
- Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
- */
-void rocksdb_comparator_destroy(rocksdb_comparator_t *comparator);
-
-/*
- Not implemented in solistore: returns NULL.
- */
 rocksdb_comparator_t *rocksdb_comparator_with_ts_create(void *state,
                                                         void (*destructor)(void*),
                                                         int (*compare)(void*,
@@ -1681,24 +2912,6 @@ rocksdb_comparator_t *rocksdb_comparator_with_ts_create(void *state,
                                                         size_t timestamp_size);
 
 /*
- Not implemented in solistore: stores `Not implemented: rocksdb_create_column_families` in `*errptr` and returns NULL.
- */
-rocksdb_column_family_handle_t **rocksdb_create_column_families(rocksdb_t *db,
-                                                                const rocksdb_options_t *column_family_options,
-                                                                int num_column_families,
-                                                                const char *const *column_family_names,
-                                                                size_t *lencfs,
-                                                                char **errptr);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_create_column_family` in `*errptr` and returns NULL.
- */
-rocksdb_column_family_handle_t *rocksdb_create_column_family(rocksdb_t *db,
-                                                             const rocksdb_options_t *column_family_options,
-                                                             const char *column_family_name,
-                                                             char **errptr);
-
-/*
  Not implemented in solistore: stores `Not implemented: rocksdb_create_column_family_with_import` in `*errptr` and returns NULL.
  */
 rocksdb_column_family_handle_t *rocksdb_create_column_family_with_import(rocksdb_t *db,
@@ -1718,114 +2931,9 @@ rocksdb_column_family_handle_t *rocksdb_create_column_family_with_ttl(rocksdb_t 
                                                                       char **errptr);
 
 /*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_env_t *rocksdb_create_default_env(void);
-
-/*
  Not implemented in solistore: stores `Not implemented: rocksdb_create_dir_if_missing` in `*errptr`.
  */
 void rocksdb_create_dir_if_missing(rocksdb_env_t *env, const char *path, char **errptr);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_iterator_t *rocksdb_create_iterator(rocksdb_t *db, const rocksdb_readoptions_t *options);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_iterator_t *rocksdb_create_iterator_cf(rocksdb_t *db,
-                                               const rocksdb_readoptions_t *options,
-                                               rocksdb_column_family_handle_t *column_family);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_create_iterators` in `*errptr`.
- */
-void rocksdb_create_iterators(rocksdb_t *db,
-                              rocksdb_readoptions_t *opts,
-                              rocksdb_column_family_handle_t **column_families,
-                              rocksdb_iterator_t **iterators,
-                              size_t size,
-                              char **errptr);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_env_t *rocksdb_create_mem_env(void);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-const rocksdb_snapshot_t *rocksdb_create_snapshot(rocksdb_t *db);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_cuckoo_table_options_t *rocksdb_cuckoo_options_create(void);
-
-/*
- Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
- */
-void rocksdb_cuckoo_options_destroy(rocksdb_cuckoo_table_options_t *options);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_cuckoo_options_set_cuckoo_block_size(rocksdb_cuckoo_table_options_t *options,
-                                                  uint32_t v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_cuckoo_options_set_hash_ratio(rocksdb_cuckoo_table_options_t *options, double v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_cuckoo_options_set_identity_as_first_hash(rocksdb_cuckoo_table_options_t *options,
-                                                       unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_cuckoo_options_set_max_search_depth(rocksdb_cuckoo_table_options_t *options,
-                                                 uint32_t v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_cuckoo_options_set_use_module_hash(rocksdb_cuckoo_table_options_t *options,
-                                                unsigned char v);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_dbpath_t *rocksdb_dbpath_create(const char *path, uint64_t target_size);
-
-/*
- Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
- */
-void rocksdb_dbpath_destroy(rocksdb_dbpath_t *dbpath);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_delete` in `*errptr`.
- */
-void rocksdb_delete(rocksdb_t *db,
-                    const rocksdb_writeoptions_t *options,
-                    const char *key,
-                    size_t keylen,
-                    char **errptr);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_delete_cf` in `*errptr`.
- */
-void rocksdb_delete_cf(rocksdb_t *db,
-                       const rocksdb_writeoptions_t *options,
-                       rocksdb_column_family_handle_t *column_family,
-                       const char *key,
-                       size_t keylen,
-                       char **errptr);
 
 /*
  Not implemented in solistore: stores `Not implemented: rocksdb_delete_cf_with_ts` in `*errptr`.
@@ -1866,18 +2974,6 @@ void rocksdb_delete_file_in_range_cf(rocksdb_t *db,
                                      char **errptr);
 
 /*
- Not implemented in solistore: stores `Not implemented: rocksdb_delete_range_cf` in `*errptr`.
- */
-void rocksdb_delete_range_cf(rocksdb_t *db,
-                             const rocksdb_writeoptions_t *options,
-                             rocksdb_column_family_handle_t *column_family,
-                             const char *start_key,
-                             size_t start_key_len,
-                             const char *end_key,
-                             size_t end_key_len,
-                             char **errptr);
-
-/*
  Not implemented in solistore: stores `Not implemented: rocksdb_delete_with_ts` in `*errptr`.
  */
 void rocksdb_delete_with_ts(rocksdb_t *db,
@@ -1887,11 +2983,6 @@ void rocksdb_delete_with_ts(rocksdb_t *db,
                             const char *ts,
                             size_t tslen,
                             char **errptr);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_destroy_db` in `*errptr`.
- */
-void rocksdb_destroy_db(const rocksdb_options_t *options, const char *name, char **errptr);
 
 /*
  Not implemented in solistore: stores `Not implemented: rocksdb_disable_file_deletions` in `*errptr`.
@@ -1905,13 +2996,6 @@ void rocksdb_disable_file_deletions(rocksdb_t *db,
 void rocksdb_disable_manual_compaction(rocksdb_t *db);
 
 /*
- Not implemented in solistore: stores `Not implemented: rocksdb_drop_column_family` in `*errptr`.
- */
-void rocksdb_drop_column_family(rocksdb_t *db,
-                                rocksdb_column_family_handle_t *handle,
-                                char **errptr);
-
-/*
  Not implemented in solistore: stores `Not implemented: rocksdb_enable_file_deletions` in `*errptr`.
  */
 void rocksdb_enable_file_deletions(rocksdb_t *db, char **errptr);
@@ -1920,76 +3004,6 @@ void rocksdb_enable_file_deletions(rocksdb_t *db, char **errptr);
  Not implemented in solistore: does nothing.
  */
 void rocksdb_enable_manual_compaction(rocksdb_t *db);
-
-/*
- Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
- */
-void rocksdb_env_destroy(rocksdb_env_t *env);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_env_get_background_threads(rocksdb_env_t *env);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_env_get_bottom_priority_background_threads(rocksdb_env_t *env);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_env_get_high_priority_background_threads(rocksdb_env_t *env);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_env_get_low_priority_background_threads(rocksdb_env_t *env);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_env_join_all_threads(rocksdb_env_t *env);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_env_lower_high_priority_thread_pool_cpu_priority(rocksdb_env_t *env);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_env_lower_high_priority_thread_pool_io_priority(rocksdb_env_t *env);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_env_lower_thread_pool_cpu_priority(rocksdb_env_t *env);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_env_lower_thread_pool_io_priority(rocksdb_env_t *env);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_env_set_background_threads(rocksdb_env_t *env, int n);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_env_set_bottom_priority_background_threads(rocksdb_env_t *env, int n);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_env_set_high_priority_background_threads(rocksdb_env_t *env, int n);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_env_set_low_priority_background_threads(rocksdb_env_t *env, int n);
 
 /*
  Not implemented in solistore: returns NULL.
@@ -2069,92 +3083,12 @@ const char *rocksdb_externalfileingestioninfo_internal_file_path(const rocksdb_e
 /*
  Not implemented in solistore: returns NULL.
  */
-rocksdb_fifo_compaction_options_t *rocksdb_fifo_compaction_options_create(void);
-
-/*
- Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
- */
-void rocksdb_fifo_compaction_options_destroy(rocksdb_fifo_compaction_options_t *fifo_opts);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_fifo_compaction_options_get_allow_compaction(rocksdb_fifo_compaction_options_t *fifo_opts);
-
-/*
- Not implemented in solistore: returns 0.
- */
-uint64_t rocksdb_fifo_compaction_options_get_max_data_files_size(rocksdb_fifo_compaction_options_t *fifo_opts);
-
-/*
- Not implemented in solistore: returns 0.
- */
-uint64_t rocksdb_fifo_compaction_options_get_max_table_files_size(rocksdb_fifo_compaction_options_t *fifo_opts);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_fifo_compaction_options_get_use_kv_ratio_compaction(rocksdb_fifo_compaction_options_t *fifo_opts);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_fifo_compaction_options_set_allow_compaction(rocksdb_fifo_compaction_options_t *fifo_opts,
-                                                          unsigned char allow_compaction);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_fifo_compaction_options_set_max_data_files_size(rocksdb_fifo_compaction_options_t *fifo_opts,
-                                                             uint64_t size);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_fifo_compaction_options_set_max_table_files_size(rocksdb_fifo_compaction_options_t *fifo_opts,
-                                                              uint64_t size);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_fifo_compaction_options_set_use_kv_ratio_compaction(rocksdb_fifo_compaction_options_t *fifo_opts,
-                                                                 unsigned char use_kv_ratio_compaction);
-
-/*
- Not implemented in solistore: returns NULL.
- */
 rocksdb_file_checksum_gen_factory_t *rocksdb_file_checksum_gen_crc32c_factory_create(void);
 
 /*
  Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
  */
 void rocksdb_file_checksum_gen_factory_destroy(rocksdb_file_checksum_gen_factory_t *factory);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_filterpolicy_t *rocksdb_filterpolicy_create_bloom(double bits_per_key);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_filterpolicy_t *rocksdb_filterpolicy_create_bloom_full(double bits_per_key);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_filterpolicy_t *rocksdb_filterpolicy_create_ribbon(double bloom_equivalent_bits_per_key);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_filterpolicy_t *rocksdb_filterpolicy_create_ribbon_hybrid(double bloom_equivalent_bits_per_key,
-                                                                  int bloom_before_level);
-
-/*
- Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
- */
-void rocksdb_filterpolicy_destroy(rocksdb_filterpolicy_t *filterpolicy);
 
 /*
  Not implemented in solistore: stores `Not implemented: rocksdb_flush` in `*errptr`.
@@ -2177,11 +3111,6 @@ void rocksdb_flush_cfs(rocksdb_t *db,
                        rocksdb_column_family_handle_t **column_family,
                        int num_column_families,
                        char **errptr);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_flush_wal` in `*errptr`.
- */
-void rocksdb_flush_wal(rocksdb_t *db, unsigned char sync, char **errptr);
 
 /*
  Not implemented in solistore: returns NULL.
@@ -2220,47 +3149,6 @@ unsigned char rocksdb_flushjobinfo_triggered_writes_slowdown(const rocksdb_flush
 unsigned char rocksdb_flushjobinfo_triggered_writes_stop(const rocksdb_flushjobinfo_t *flushjobinfo);
 
 /*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_flushoptions_t *rocksdb_flushoptions_create(void);
-
-/*
- Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
- */
-void rocksdb_flushoptions_destroy(rocksdb_flushoptions_t *flushoptions);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_flushoptions_get_wait(rocksdb_flushoptions_t *flushoptions);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_flushoptions_set_wait(rocksdb_flushoptions_t *flushoptions, unsigned char v);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_get` in `*errptr` and returns NULL.
- */
-char *rocksdb_get(rocksdb_t *db,
-                  const rocksdb_readoptions_t *options,
-                  const char *key,
-                  size_t keylen,
-                  size_t *vallen,
-                  char **errptr);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_get_cf` in `*errptr` and returns NULL.
- */
-char *rocksdb_get_cf(rocksdb_t *db,
-                     const rocksdb_readoptions_t *options,
-                     rocksdb_column_family_handle_t *column_family,
-                     const char *key,
-                     size_t keylen,
-                     size_t *vallen,
-                     char **errptr);
-
-/*
  Not implemented in solistore: stores `Not implemented: rocksdb_get_cf_with_ts` in `*errptr` and returns NULL.
  */
 char *rocksdb_get_cf_with_ts(rocksdb_t *db,
@@ -2285,16 +3173,6 @@ rocksdb_column_family_metadata_t *rocksdb_get_column_family_metadata_cf(rocksdb_
                                                                         rocksdb_column_family_handle_t *column_family);
 
 /*
- Not implemented in solistore: returns NULL.
- */
-char *rocksdb_get_db_identity(rocksdb_t *db, size_t *id_len);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_column_family_handle_t *rocksdb_get_default_column_family_handle(rocksdb_t *db);
-
-/*
  Not implemented in solistore: stores `Not implemented: rocksdb_get_full_history_ts_low` in `*errptr` and returns NULL.
  */
 char *rocksdb_get_full_history_ts_low(rocksdb_t *db,
@@ -2303,82 +3181,12 @@ char *rocksdb_get_full_history_ts_low(rocksdb_t *db,
                                       char **errptr);
 
 /*
- Not implemented in solistore: stores `Not implemented: rocksdb_get_into_buffer` in `*errptr` and returns 0.
- */
-unsigned char rocksdb_get_into_buffer(rocksdb_t *db,
-                                      const rocksdb_readoptions_t *options,
-                                      const char *key,
-                                      size_t keylen,
-                                      char *buffer,
-                                      size_t buffer_size,
-                                      size_t *vallen,
-                                      unsigned char *found,
-                                      char **errptr);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_get_into_buffer_cf` in `*errptr` and returns 0.
- */
-unsigned char rocksdb_get_into_buffer_cf(rocksdb_t *db,
-                                         const rocksdb_readoptions_t *options,
-                                         rocksdb_column_family_handle_t *column_family,
-                                         const char *key,
-                                         size_t keylen,
-                                         char *buffer,
-                                         size_t buffer_size,
-                                         size_t *vallen,
-                                         unsigned char *found,
-                                         char **errptr);
-
-/*
- Not implemented in solistore: returns 0.
- */
-uint64_t rocksdb_get_latest_sequence_number(rocksdb_t *db);
-
-/*
  Not implemented in solistore: stores `Not implemented: rocksdb_get_options_from_string` in `*errptr`.
  */
 void rocksdb_get_options_from_string(const rocksdb_options_t *base_options,
                                      const char *opts_str,
                                      rocksdb_options_t *new_options,
                                      char **errptr);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_get_pinned` in `*errptr` and returns NULL.
- */
-rocksdb_pinnableslice_t *rocksdb_get_pinned(rocksdb_t *db,
-                                            const rocksdb_readoptions_t *options,
-                                            const char *key,
-                                            size_t keylen,
-                                            char **errptr);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_get_pinned_cf` in `*errptr` and returns NULL.
- */
-rocksdb_pinnableslice_t *rocksdb_get_pinned_cf(rocksdb_t *db,
-                                               const rocksdb_readoptions_t *options,
-                                               rocksdb_column_family_handle_t *column_family,
-                                               const char *key,
-                                               size_t keylen,
-                                               char **errptr);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_get_pinned_cf_v2` in `*errptr` and returns NULL.
- */
-rocksdb_pinnable_handle_t *rocksdb_get_pinned_cf_v2(rocksdb_t *db,
-                                                    const rocksdb_readoptions_t *options,
-                                                    rocksdb_column_family_handle_t *column_family,
-                                                    const char *key,
-                                                    size_t keylen,
-                                                    char **errptr);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_get_pinned_v2` in `*errptr` and returns NULL.
- */
-rocksdb_pinnable_handle_t *rocksdb_get_pinned_v2(rocksdb_t *db,
-                                                 const rocksdb_readoptions_t *options,
-                                                 const char *key,
-                                                 size_t keylen,
-                                                 char **errptr);
 
 /*
  Not implemented in solistore: stores `Not implemented: rocksdb_get_updates_since` in `*errptr` and returns NULL.
@@ -2399,41 +3207,6 @@ char *rocksdb_get_with_ts(rocksdb_t *db,
                           char **ts,
                           size_t *tslen,
                           char **errptr);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_hyper_clock_cache_options_t *rocksdb_hyper_clock_cache_options_create(size_t capacity,
-                                                                              size_t estimated_entry_charge);
-
-/*
- Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
- */
-void rocksdb_hyper_clock_cache_options_destroy(rocksdb_hyper_clock_cache_options_t *hyper_clock_cache_options);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_hyper_clock_cache_options_set_capacity(rocksdb_hyper_clock_cache_options_t *hyper_clock_cache_options,
-                                                    size_t v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_hyper_clock_cache_options_set_estimated_entry_charge(rocksdb_hyper_clock_cache_options_t *hyper_clock_cache_options,
-                                                                  size_t v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_hyper_clock_cache_options_set_memory_allocator(rocksdb_hyper_clock_cache_options_t *hyper_clock_cache_options,
-                                                            rocksdb_memory_allocator_t *memory_allocator);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_hyper_clock_cache_options_set_num_shard_bits(rocksdb_hyper_clock_cache_options_t *hyper_clock_cache_options,
-                                                          int v);
 
 /*
  Not implemented in solistore: returns NULL.
@@ -2526,116 +3299,9 @@ void rocksdb_ingestexternalfileoptions_set_snapshot_consistency(rocksdb_ingestex
                                                                 unsigned char snapshot_consistency);
 
 /*
- Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
- */
-void rocksdb_iter_destroy(rocksdb_iterator_t *iterator);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_iter_get_error` in `*errptr`.
- */
-void rocksdb_iter_get_error(const rocksdb_iterator_t *iterator, char **errptr);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-const char *rocksdb_iter_key(const rocksdb_iterator_t *iterator, size_t *klen);
-
-/*
- Not implemented in solistore: returns an empty slice `{NULL, 0}`.
- */
-rocksdb_slice_t rocksdb_iter_key_slice(const rocksdb_iterator_t *iter);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_iter_next(rocksdb_iterator_t *iterator);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_iter_prev(rocksdb_iterator_t *iterator);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_iter_refresh` in `*errptr`.
- */
-void rocksdb_iter_refresh(const rocksdb_iterator_t *iter, char **errptr);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_iter_seek(rocksdb_iterator_t *iterator, const char *k, size_t klen);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_iter_seek_for_prev(rocksdb_iterator_t *iterator, const char *k, size_t klen);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_iter_seek_to_first(rocksdb_iterator_t *iterator);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_iter_seek_to_last(rocksdb_iterator_t *iterator);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-const char *rocksdb_iter_timestamp(const rocksdb_iterator_t *iterator, size_t *tslen);
-
-/*
- Not implemented in solistore: returns an empty slice `{NULL, 0}`.
- */
-rocksdb_slice_t rocksdb_iter_timestamp_slice(const rocksdb_iterator_t *iter);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_iter_valid(const rocksdb_iterator_t *iterator);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-const char *rocksdb_iter_value(const rocksdb_iterator_t *iterator, size_t *vlen);
-
-/*
- Not implemented in solistore: returns an empty slice `{NULL, 0}`.
- */
-rocksdb_slice_t rocksdb_iter_value_slice(const rocksdb_iterator_t *iter);
-
-/*
  Not implemented in solistore: stores `Not implemented: rocksdb_jemalloc_nodump_allocator_create` in `*errptr` and returns NULL.
  */
 rocksdb_memory_allocator_t *rocksdb_jemalloc_nodump_allocator_create(char **errptr);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_key_may_exist(rocksdb_t *db,
-                                    const rocksdb_readoptions_t *options,
-                                    const char *key,
-                                    size_t key_len,
-                                    char **value,
-                                    size_t *val_len,
-                                    const char *timestamp,
-                                    size_t timestamp_len,
-                                    unsigned char *value_found);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_key_may_exist_cf(rocksdb_t *db,
-                                       const rocksdb_readoptions_t *options,
-                                       rocksdb_column_family_handle_t *column_family,
-                                       const char *key,
-                                       size_t key_len,
-                                       char **value,
-                                       size_t *val_len,
-                                       const char *timestamp,
-                                       size_t timestamp_len,
-                                       unsigned char *value_found);
 
 /*
  Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
@@ -2662,14 +3328,6 @@ uint64_t rocksdb_level_metadata_get_size(rocksdb_level_metadata_t *level_meta);
  */
 rocksdb_sst_file_metadata_t *rocksdb_level_metadata_get_sst_file_metadata(rocksdb_level_metadata_t *level_meta,
                                                                           size_t i);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_list_column_families` in `*errptr` and returns NULL.
- */
-char **rocksdb_list_column_families(const rocksdb_options_t *options,
-                                    const char *name,
-                                    size_t *lencf,
-                                    char **errptr);
 
 /*
  Not implemented in solistore: returns NULL.
@@ -2862,34 +3520,6 @@ rocksdb_logger_t *rocksdb_logger_create_stderr_logger(int log_level, const char 
 void rocksdb_logger_destroy(rocksdb_logger_t *logger);
 
 /*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_lru_cache_options_t *rocksdb_lru_cache_options_create(void);
-
-/*
- Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
- */
-void rocksdb_lru_cache_options_destroy(rocksdb_lru_cache_options_t *lru_cache_options);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_lru_cache_options_set_capacity(rocksdb_lru_cache_options_t *lru_cache_options,
-                                            size_t v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_lru_cache_options_set_memory_allocator(rocksdb_lru_cache_options_t *lru_cache_options,
-                                                    rocksdb_memory_allocator_t *memory_allocator);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_lru_cache_options_set_num_shard_bits(rocksdb_lru_cache_options_t *lru_cache_options,
-                                                  int v);
-
-/*
  Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
  */
 void rocksdb_memory_allocator_destroy(rocksdb_memory_allocator_t *memory_allocator);
@@ -2941,87 +3571,6 @@ uint64_t rocksdb_memtableinfo_num_deletes(const rocksdb_memtableinfo_t *memtable
 uint64_t rocksdb_memtableinfo_num_entries(const rocksdb_memtableinfo_t *memtableinfo);
 
 /*
- Not implemented in solistore: stores `Not implemented: rocksdb_merge` in `*errptr`.
- */
-void rocksdb_merge(rocksdb_t *db,
-                   const rocksdb_writeoptions_t *options,
-                   const char *key,
-                   size_t keylen,
-                   const char *val,
-                   size_t vallen,
-                   char **errptr);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_merge_cf` in `*errptr`.
- */
-void rocksdb_merge_cf(rocksdb_t *db,
-                      const rocksdb_writeoptions_t *options,
-                      rocksdb_column_family_handle_t *column_family,
-                      const char *key,
-                      size_t keylen,
-                      const char *val,
-                      size_t vallen,
-                      char **errptr);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_mergeoperator_t *rocksdb_mergeoperator_create(void *state,
-                                                      void (*destructor)(void*),
-                                                      char *(*full_merge)(void*,
-                                                                          const char*,
-                                                                          size_t,
-                                                                          const char*,
-                                                                          size_t,
-                                                                          const char*const *,
-                                                                          const size_t*,
-                                                                          int,
-                                                                          unsigned char*,
-                                                                          size_t*),
-                                                      char *(*partial_merge)(void*,
-                                                                             const char*,
-                                                                             size_t,
-                                                                             const char*const *,
-                                                                             const size_t*,
-                                                                             int,
-                                                                             unsigned char*,
-                                                                             size_t*),
-                                                      void (*delete_value)(void*,
-                                                                           const char*,
-                                                                           size_t),
-                                                      const char *(*name)(void*));
-
-/*
- Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
- */
-void rocksdb_mergeoperator_destroy(rocksdb_mergeoperator_t *mergeoperator);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_multi_get` in every `errs[i]`, NULL in every value (and timestamp) entry and 0 in every size entry.
- */
-void rocksdb_multi_get(rocksdb_t *db,
-                       const rocksdb_readoptions_t *options,
-                       size_t num_keys,
-                       const char *const *keys_list,
-                       const size_t *keys_list_sizes,
-                       char **values_list,
-                       size_t *values_list_sizes,
-                       char **errs);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_multi_get_cf` in every `errs[i]`, NULL in every value (and timestamp) entry and 0 in every size entry.
- */
-void rocksdb_multi_get_cf(rocksdb_t *db,
-                          const rocksdb_readoptions_t *options,
-                          const rocksdb_column_family_handle_t *const *column_families,
-                          size_t num_keys,
-                          const char *const *keys_list,
-                          const size_t *keys_list_sizes,
-                          char **values_list,
-                          size_t *values_list_sizes,
-                          char **errs);
-
-/*
  Not implemented in solistore: stores `Not implemented: rocksdb_multi_get_cf_with_ts` in every `errs[i]`, NULL in every value (and timestamp) entry and 0 in every size entry.
  */
 void rocksdb_multi_get_cf_with_ts(rocksdb_t *db,
@@ -3049,11 +3598,6 @@ void rocksdb_multi_get_with_ts(rocksdb_t *db,
                                char **timestamp_list,
                                size_t *timestamp_list_sizes,
                                char **errs);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_open` in `*errptr` and returns NULL.
- */
-rocksdb_t *rocksdb_open(const rocksdb_options_t *options, const char *name, char **errptr);
 
 /*
  Not implemented in solistore: stores `Not implemented: rocksdb_open_and_compact` in `*errptr` and returns NULL.
@@ -3149,17 +3693,6 @@ rocksdb_t *rocksdb_open_as_secondary_column_families(const rocksdb_options_t *op
                                                      char **errptr);
 
 /*
- Not implemented in solistore: stores `Not implemented: rocksdb_open_column_families` in `*errptr` and returns NULL.
- */
-rocksdb_t *rocksdb_open_column_families(const rocksdb_options_t *options,
-                                        const char *name,
-                                        int num_column_families,
-                                        const char *const *column_family_names,
-                                        const rocksdb_options_t *const *column_family_options,
-                                        rocksdb_column_family_handle_t **column_family_handles,
-                                        char **errptr);
-
-/*
  Not implemented in solistore: stores `Not implemented: rocksdb_open_column_families_with_ttl` in `*errptr` and returns NULL.
  */
 rocksdb_t *rocksdb_open_column_families_with_ttl(const rocksdb_options_t *options,
@@ -3170,26 +3703,6 @@ rocksdb_t *rocksdb_open_column_families_with_ttl(const rocksdb_options_t *option
                                                  rocksdb_column_family_handle_t **column_family_handles,
                                                  const int *ttls,
                                                  char **errptr);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_open_for_read_only` in `*errptr` and returns NULL.
- */
-rocksdb_t *rocksdb_open_for_read_only(const rocksdb_options_t *options,
-                                      const char *name,
-                                      unsigned char error_if_wal_file_exists,
-                                      char **errptr);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_open_for_read_only_column_families` in `*errptr` and returns NULL.
- */
-rocksdb_t *rocksdb_open_for_read_only_column_families(const rocksdb_options_t *options,
-                                                      const char *name,
-                                                      int num_column_families,
-                                                      const char *const *column_family_names,
-                                                      const rocksdb_options_t *const *column_family_options,
-                                                      rocksdb_column_family_handle_t **column_family_handles,
-                                                      unsigned char error_if_wal_file_exists,
-                                                      char **errptr);
 
 /*
  Not implemented in solistore: stores `Not implemented: rocksdb_open_with_ttl` in `*errptr` and returns NULL.
@@ -3284,1424 +3797,6 @@ void rocksdb_optimistictransactiondb_write(rocksdb_optimistictransactiondb_t *ot
                                            char **errptr);
 
 /*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_add_compact_on_deletion_collector_factory(rocksdb_options_t *options,
-                                                               size_t window_size,
-                                                               size_t num_dels_trigger);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_add_compact_on_deletion_collector_factory_del_ratio(rocksdb_options_t *options,
-                                                                         size_t window_size,
-                                                                         size_t num_dels_trigger,
-                                                                         double deletion_ratio);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_add_compact_on_deletion_collector_factory_min_file_size(rocksdb_options_t *options,
-                                                                             size_t window_size,
-                                                                             size_t num_dels_trigger,
-                                                                             double deletion_ratio,
-                                                                             uint64_t min_file_size);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_add_eventlistener(rocksdb_options_t *options,
-                                       rocksdb_eventlistener_t *eventlistener);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_add_table_properties_collector_factory(rocksdb_options_t *options,
-                                                            rocksdb_table_properties_collector_factory_t *table_properties_collector_factory);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_compaction_readahead_size(rocksdb_options_t *options, size_t v);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_options_t *rocksdb_options_create(void);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_options_t *rocksdb_options_create_copy(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
- */
-void rocksdb_options_destroy(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_enable_statistics(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-uint64_t rocksdb_options_get_WAL_size_limit_MB(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-uint64_t rocksdb_options_get_WAL_ttl_seconds(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_options_get_access_hint_on_compaction_start(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_options_get_advise_random_on_open(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_options_get_allow_concurrent_memtable_write(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_options_get_allow_ingest_behind(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_options_get_allow_mmap_reads(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_options_get_allow_mmap_writes(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-size_t rocksdb_options_get_arena_block_size(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_options_get_atomic_flush(rocksdb_options_t *opt);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_options_get_avoid_unnecessary_blocking_io(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-uint64_t rocksdb_options_get_blob_compaction_readahead_size(rocksdb_options_t *opt);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_options_get_blob_compression_type(rocksdb_options_t *opt);
-
-/*
- Not implemented in solistore: returns 0.
- */
-uint64_t rocksdb_options_get_blob_file_size(rocksdb_options_t *opt);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_options_get_blob_file_starting_level(rocksdb_options_t *opt);
-
-/*
- Not implemented in solistore: returns 0.
- */
-double rocksdb_options_get_blob_gc_age_cutoff(rocksdb_options_t *opt);
-
-/*
- Not implemented in solistore: returns 0.
- */
-double rocksdb_options_get_blob_gc_force_threshold(rocksdb_options_t *opt);
-
-/*
- Not implemented in solistore: returns 0.
- */
-uint32_t rocksdb_options_get_bloom_locality(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_options_get_bottommost_compression(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_options_get_bottommost_compression_options_use_zstd_dict_trainer(rocksdb_options_t *opt);
-
-/*
- Not implemented in solistore: returns 0.
- */
-uint64_t rocksdb_options_get_bytes_per_sync(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_options_get_compaction_pri(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-size_t rocksdb_options_get_compaction_readahead_size(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_options_get_compaction_style(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_options_get_compression(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-uint64_t rocksdb_options_get_compression_options_max_dict_buffer_bytes(rocksdb_options_t *opt);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_options_get_compression_options_parallel_threads(rocksdb_options_t *opt);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_options_get_compression_options_use_zstd_dict_trainer(rocksdb_options_t *opt);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_options_get_compression_options_zstd_max_train_bytes(rocksdb_options_t *opt);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_options_get_create_if_missing(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_options_get_create_missing_column_families(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-size_t rocksdb_options_get_db_write_buffer_size(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-uint64_t rocksdb_options_get_delete_obsolete_files_period_micros(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_options_get_disable_auto_compactions(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_options_get_enable_blob_files(rocksdb_options_t *opt);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_options_get_enable_blob_gc(rocksdb_options_t *opt);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_options_get_enable_pipelined_write(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_options_get_enable_write_thread_adaptive_yield(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_options_get_error_if_exists(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-double rocksdb_options_get_experimental_mempurge_threshold(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-size_t rocksdb_options_get_hard_pending_compaction_bytes_limit(rocksdb_options_t *opt);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_logger_t *rocksdb_options_get_info_log(rocksdb_options_t *opt);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_options_get_info_log_level(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-size_t rocksdb_options_get_inplace_update_num_locks(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_options_get_inplace_update_support(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_options_get_is_fd_close_on_exec(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-size_t rocksdb_options_get_keep_log_file_num(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_options_get_level0_file_num_compaction_trigger(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_options_get_level0_slowdown_writes_trigger(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_options_get_level0_stop_writes_trigger(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_options_get_level_compaction_dynamic_level_bytes(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-size_t rocksdb_options_get_log_file_time_to_roll(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-size_t rocksdb_options_get_manifest_preallocation_size(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_options_get_manual_wal_flush(rocksdb_options_t *opt);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_options_get_max_background_compactions(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_options_get_max_background_flushes(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_options_get_max_background_jobs(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-uint64_t rocksdb_options_get_max_bytes_for_level_base(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-double rocksdb_options_get_max_bytes_for_level_multiplier(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-uint64_t rocksdb_options_get_max_compaction_bytes(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_options_get_max_file_opening_threads(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-size_t rocksdb_options_get_max_log_file_size(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-size_t rocksdb_options_get_max_manifest_file_size(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_options_get_max_open_files(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-uint64_t rocksdb_options_get_max_sequential_skip_in_iterations(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-uint32_t rocksdb_options_get_max_subcompactions(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-size_t rocksdb_options_get_max_successive_merges(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-uint64_t rocksdb_options_get_max_total_wal_size(rocksdb_options_t *opt);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_options_get_max_write_buffer_number(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_options_get_max_write_buffer_number_to_maintain(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int64_t rocksdb_options_get_max_write_buffer_size_to_maintain(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-uint32_t rocksdb_options_get_memtable_avg_op_scan_flush_trigger(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-size_t rocksdb_options_get_memtable_huge_page_size(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-uint32_t rocksdb_options_get_memtable_op_scan_flush_trigger(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-double rocksdb_options_get_memtable_prefix_bloom_size_ratio(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-uint64_t rocksdb_options_get_min_blob_size(rocksdb_options_t *opt);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_options_get_min_write_buffer_number_to_merge(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_options_get_num_levels(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_options_get_open_files_async(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_options_get_optimize_filters_for_hits(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_options_get_paranoid_checks(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-uint64_t rocksdb_options_get_periodic_compaction_seconds(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_options_get_prepopulate_blob_cache(rocksdb_options_t *opt);
-
-/*
- Not implemented in solistore: returns 0.
- */
-size_t rocksdb_options_get_recycle_log_file_num(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_options_get_report_bg_io_stats(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_options_get_skip_checking_sst_file_sizes_on_db_open(rocksdb_options_t *opt);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_options_get_skip_stats_update_on_db_open(rocksdb_options_t *opt);
-
-/*
- Not implemented in solistore: returns 0.
- */
-size_t rocksdb_options_get_soft_pending_compaction_bytes_limit(rocksdb_options_t *opt);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_options_get_statistics_level(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned int rocksdb_options_get_stats_dump_period_sec(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned int rocksdb_options_get_stats_persist_period_sec(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_options_get_table_cache_numshardbits(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-uint64_t rocksdb_options_get_target_file_size_base(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_options_get_target_file_size_multiplier(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_options_get_track_and_verify_wals_in_manifest(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-uint64_t rocksdb_options_get_ttl(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_options_get_unordered_write(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_options_get_use_adaptive_mutex(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_options_get_use_direct_io_for_flush_and_compaction(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_options_get_use_direct_reads(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_options_get_use_fsync(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-uint64_t rocksdb_options_get_wal_bytes_per_sync(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_options_get_wal_compression(rocksdb_options_t *opt);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_options_get_wal_recovery_mode(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-uint64_t rocksdb_options_get_writable_file_max_buffer_size(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-size_t rocksdb_options_get_write_buffer_size(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_options_get_write_dbid_to_manifest(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_options_get_write_identity_file(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_increase_parallelism(rocksdb_options_t *opt, int total_threads);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_optimize_for_point_lookup(rocksdb_options_t *opt,
-                                               uint64_t block_cache_size_mb);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_optimize_level_style_compaction(rocksdb_options_t *opt,
-                                                     uint64_t memtable_memory_budget);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_optimize_universal_style_compaction(rocksdb_options_t *opt,
-                                                         uint64_t memtable_memory_budget);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_prepare_for_bulk_load(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_WAL_size_limit_MB(rocksdb_options_t *options, uint64_t v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_WAL_ttl_seconds(rocksdb_options_t *options, uint64_t v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_access_hint_on_compaction_start(rocksdb_options_t *options, int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_advise_random_on_open(rocksdb_options_t *options, unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_allow_concurrent_memtable_write(rocksdb_options_t *options,
-                                                         unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_allow_ingest_behind(rocksdb_options_t *options, unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_allow_mmap_reads(rocksdb_options_t *options, unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_allow_mmap_writes(rocksdb_options_t *options, unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_arena_block_size(rocksdb_options_t *options, size_t v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_atomic_flush(rocksdb_options_t *opt, unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_avoid_unnecessary_blocking_io(rocksdb_options_t *options, unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_blob_cache(rocksdb_options_t *opt, rocksdb_cache_t *blob_cache);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_blob_compaction_readahead_size(rocksdb_options_t *opt, uint64_t val);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_blob_compression_type(rocksdb_options_t *opt, int val);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_blob_file_size(rocksdb_options_t *opt, uint64_t val);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_blob_file_starting_level(rocksdb_options_t *opt, int val);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_blob_gc_age_cutoff(rocksdb_options_t *opt, double val);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_blob_gc_force_threshold(rocksdb_options_t *opt, double val);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_block_based_table_factory(rocksdb_options_t *opt,
-                                                   rocksdb_block_based_table_options_t *table_options);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_bloom_locality(rocksdb_options_t *options, uint32_t v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_bottommost_compression(rocksdb_options_t *options, int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_bottommost_compression_options(rocksdb_options_t *options,
-                                                        int v,
-                                                        int v_2,
-                                                        int v_3,
-                                                        int v_4,
-                                                        unsigned char v_5);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_bottommost_compression_options_max_dict_buffer_bytes(rocksdb_options_t *options,
-                                                                              uint64_t v,
-                                                                              unsigned char v_2);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_bottommost_compression_options_use_zstd_dict_trainer(rocksdb_options_t *options,
-                                                                              unsigned char v,
-                                                                              unsigned char v_2);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_bottommost_compression_options_zstd_max_train_bytes(rocksdb_options_t *options,
-                                                                             int v,
-                                                                             unsigned char v_2);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_bytes_per_sync(rocksdb_options_t *options, uint64_t v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_cf_paths(rocksdb_options_t *options,
-                                  const rocksdb_dbpath_t **path_values,
-                                  size_t num_paths);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_compaction_filter(rocksdb_options_t *options,
-                                           rocksdb_compactionfilter_t *compactionfilter);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_compaction_filter_factory(rocksdb_options_t *options,
-                                                   rocksdb_compactionfilterfactory_t *compactionfilterfactory);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_compaction_pri(rocksdb_options_t *options, int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_compaction_service(rocksdb_options_t *options,
-                                            rocksdb_compactionservice_t *service);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_compaction_style(rocksdb_options_t *options, int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_comparator(rocksdb_options_t *options, rocksdb_comparator_t *comparator);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_compression(rocksdb_options_t *options, int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_compression_options(rocksdb_options_t *options,
-                                             int v,
-                                             int v_2,
-                                             int v_3,
-                                             int v_4);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_compression_options_max_dict_buffer_bytes(rocksdb_options_t *options,
-                                                                   uint64_t v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_compression_options_parallel_threads(rocksdb_options_t *options, int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_compression_options_use_zstd_dict_trainer(rocksdb_options_t *options,
-                                                                   unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_compression_options_zstd_max_train_bytes(rocksdb_options_t *options,
-                                                                  int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_compression_per_level(rocksdb_options_t *opt,
-                                               const int *level_values,
-                                               size_t num_levels);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_create_if_missing(rocksdb_options_t *options, unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_create_missing_column_families(rocksdb_options_t *options,
-                                                        unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_cuckoo_table_factory(rocksdb_options_t *opt,
-                                              rocksdb_cuckoo_table_options_t *table_options);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_db_log_dir(rocksdb_options_t *options, const char *arg1);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_db_paths(rocksdb_options_t *options,
-                                  const rocksdb_dbpath_t **path_values,
-                                  size_t num_paths);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_db_write_buffer_size(rocksdb_options_t *options, size_t v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_delete_obsolete_files_period_micros(rocksdb_options_t *options,
-                                                             uint64_t v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_disable_auto_compactions(rocksdb_options_t *options, int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_dump_malloc_stats(rocksdb_options_t *options, unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_enable_blob_files(rocksdb_options_t *opt, unsigned char val);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_enable_blob_gc(rocksdb_options_t *opt, unsigned char val);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_enable_pipelined_write(rocksdb_options_t *options, unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_enable_write_thread_adaptive_yield(rocksdb_options_t *options,
-                                                            unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_env(rocksdb_options_t *options, rocksdb_env_t *env);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_error_if_exists(rocksdb_options_t *options, unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_experimental_mempurge_threshold(rocksdb_options_t *options, double v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_fifo_compaction_options(rocksdb_options_t *opt,
-                                                 rocksdb_fifo_compaction_options_t *fifo);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_file_checksum_gen_factory(rocksdb_options_t *options,
-                                                   rocksdb_file_checksum_gen_factory_t *file_checksum_gen_factory);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_hard_pending_compaction_bytes_limit(rocksdb_options_t *opt, size_t v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_hash_link_list_rep(rocksdb_options_t *options, size_t v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_hash_skip_list_rep(rocksdb_options_t *options,
-                                            size_t v,
-                                            int32_t v_2,
-                                            int32_t v_3);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_info_log(rocksdb_options_t *options, rocksdb_logger_t *logger);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_info_log_level(rocksdb_options_t *options, int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_inplace_update_num_locks(rocksdb_options_t *options, size_t v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_inplace_update_support(rocksdb_options_t *options, unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_is_fd_close_on_exec(rocksdb_options_t *options, unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_keep_log_file_num(rocksdb_options_t *options, size_t v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_level0_file_num_compaction_trigger(rocksdb_options_t *options, int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_level0_slowdown_writes_trigger(rocksdb_options_t *options, int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_level0_stop_writes_trigger(rocksdb_options_t *options, int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_level_compaction_dynamic_level_bytes(rocksdb_options_t *options,
-                                                              unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_log_file_time_to_roll(rocksdb_options_t *options, size_t v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_manifest_preallocation_size(rocksdb_options_t *options, size_t v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_manual_wal_flush(rocksdb_options_t *opt, unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_max_background_compactions(rocksdb_options_t *options, int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_max_background_flushes(rocksdb_options_t *options, int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_max_background_jobs(rocksdb_options_t *options, int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_max_bytes_for_level_base(rocksdb_options_t *options, uint64_t v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_max_bytes_for_level_multiplier(rocksdb_options_t *options, double v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_max_bytes_for_level_multiplier_additional(rocksdb_options_t *options,
-                                                                   int *level_values,
-                                                                   size_t num_levels);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_max_compaction_bytes(rocksdb_options_t *options, uint64_t v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_max_file_opening_threads(rocksdb_options_t *options, int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_max_log_file_size(rocksdb_options_t *options, size_t v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_max_manifest_file_size(rocksdb_options_t *options, size_t v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_max_open_files(rocksdb_options_t *options, int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_max_sequential_skip_in_iterations(rocksdb_options_t *options, uint64_t v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_max_subcompactions(rocksdb_options_t *options, uint32_t v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_max_successive_merges(rocksdb_options_t *options, size_t v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_max_total_wal_size(rocksdb_options_t *opt, uint64_t n);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_max_write_buffer_number(rocksdb_options_t *options, int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_max_write_buffer_number_to_maintain(rocksdb_options_t *options, int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_max_write_buffer_size_to_maintain(rocksdb_options_t *options, int64_t v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_memtable_avg_op_scan_flush_trigger(rocksdb_options_t *options, uint32_t v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_memtable_huge_page_size(rocksdb_options_t *options, size_t v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_memtable_op_scan_flush_trigger(rocksdb_options_t *options, uint32_t v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_memtable_prefix_bloom_size_ratio(rocksdb_options_t *options, double v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_memtable_vector_rep(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_memtable_whole_key_filtering(rocksdb_options_t *options, unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_merge_operator(rocksdb_options_t *options,
-                                        rocksdb_mergeoperator_t *mergeoperator);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_min_blob_size(rocksdb_options_t *opt, uint64_t val);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_min_level_to_compress(rocksdb_options_t *opt, int level);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_min_write_buffer_number_to_merge(rocksdb_options_t *options, int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_num_levels(rocksdb_options_t *options, int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_open_files_async(rocksdb_options_t *options, unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_optimize_filters_for_hits(rocksdb_options_t *options, int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_paranoid_checks(rocksdb_options_t *options, unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_periodic_compaction_seconds(rocksdb_options_t *options, uint64_t v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_plain_table_factory(rocksdb_options_t *options,
-                                             uint32_t v,
-                                             int v_2,
-                                             double v_3,
-                                             size_t v_4,
-                                             size_t v_5,
-                                             char v_6,
-                                             unsigned char v_7,
-                                             unsigned char v_8);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_prefix_extractor(rocksdb_options_t *options,
-                                          rocksdb_slicetransform_t *slicetransform);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_prepopulate_blob_cache(rocksdb_options_t *opt, int val);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_ratelimiter(rocksdb_options_t *opt, rocksdb_ratelimiter_t *limiter);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_recycle_log_file_num(rocksdb_options_t *options, size_t v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_report_bg_io_stats(rocksdb_options_t *options, int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_row_cache(rocksdb_options_t *opt, rocksdb_cache_t *cache);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_skip_checking_sst_file_sizes_on_db_open(rocksdb_options_t *opt,
-                                                                 unsigned char val);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_skip_stats_update_on_db_open(rocksdb_options_t *opt, unsigned char val);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_soft_pending_compaction_bytes_limit(rocksdb_options_t *opt, size_t v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_sst_file_manager(rocksdb_options_t *opt, rocksdb_sst_file_manager_t *sfm);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_sst_partitioner_factory(rocksdb_options_t *options,
-                                                 rocksdb_sst_partitioner_factory_t *sst_partitioner_factory);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_statistics_level(rocksdb_options_t *options, int level);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_stats_dump_period_sec(rocksdb_options_t *options, unsigned int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_stats_persist_period_sec(rocksdb_options_t *options, unsigned int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_table_cache_numshardbits(rocksdb_options_t *options, int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_target_file_size_base(rocksdb_options_t *options, uint64_t v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_target_file_size_multiplier(rocksdb_options_t *options, int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_track_and_verify_wals_in_manifest(rocksdb_options_t *options,
-                                                           unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_ttl(rocksdb_options_t *options, uint64_t v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_uint64add_merge_operator(rocksdb_options_t *options);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_universal_compaction_options(rocksdb_options_t *options,
-                                                      rocksdb_universal_compaction_options_t *universal_compaction_options);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_unordered_write(rocksdb_options_t *options, unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_use_adaptive_mutex(rocksdb_options_t *options, unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_use_direct_io_for_flush_and_compaction(rocksdb_options_t *options,
-                                                                unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_use_direct_reads(rocksdb_options_t *options, unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_use_fsync(rocksdb_options_t *options, int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_wal_bytes_per_sync(rocksdb_options_t *options, uint64_t v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_wal_compression(rocksdb_options_t *opt, int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_wal_dir(rocksdb_options_t *options, const char *arg1);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_wal_recovery_mode(rocksdb_options_t *options, int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_writable_file_max_buffer_size(rocksdb_options_t *options, uint64_t v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_write_buffer_manager(rocksdb_options_t *opt,
-                                              rocksdb_write_buffer_manager_t *wbm);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_write_buffer_size(rocksdb_options_t *options, size_t v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_write_dbid_to_manifest(rocksdb_options_t *options, unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_set_write_identity_file(rocksdb_options_t *options, unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_options_statistics_get_histogram_data(rocksdb_options_t *opt,
-                                                   uint32_t histogram_type,
-                                                   rocksdb_statistics_histogram_data_t *data);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-char *rocksdb_options_statistics_get_string(rocksdb_options_t *opt);
-
-/*
- Not implemented in solistore: returns 0.
- */
-uint64_t rocksdb_options_statistics_get_ticker_count(rocksdb_options_t *opt, uint32_t ticker_type);
-
-/*
  Not implemented in solistore: returns NULL.
  */
 rocksdb_perfcontext_t *rocksdb_perfcontext_create(void);
@@ -4726,75 +3821,6 @@ char *rocksdb_perfcontext_report(rocksdb_perfcontext_t *context,
  Not implemented in solistore: does nothing.
  */
 void rocksdb_perfcontext_reset(rocksdb_perfcontext_t *context);
-
-/*
- Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
- */
-void rocksdb_pinnable_handle_destroy(rocksdb_pinnable_handle_t *handle);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-const char *rocksdb_pinnable_handle_get_value(const rocksdb_pinnable_handle_t *handle,
-                                              size_t *vallen);
-
-/*
- Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
- */
-void rocksdb_pinnableslice_destroy(rocksdb_pinnableslice_t *v);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-const char *rocksdb_pinnableslice_value(const rocksdb_pinnableslice_t *t, size_t *vlen);
-
-/*
- Not implemented in solistore: returns -1 (property unknown).
- */
-int rocksdb_property_int(rocksdb_t *db, const char *propname, uint64_t *out_val);
-
-/*
- Not implemented in solistore: returns -1 (property unknown).
- */
-int rocksdb_property_int_cf(rocksdb_t *db,
-                            rocksdb_column_family_handle_t *column_family,
-                            const char *propname,
-                            uint64_t *out_val);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-char *rocksdb_property_value(rocksdb_t *db, const char *propname);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-char *rocksdb_property_value_cf(rocksdb_t *db,
-                                rocksdb_column_family_handle_t *column_family,
-                                const char *propname);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_put` in `*errptr`.
- */
-void rocksdb_put(rocksdb_t *db,
-                 const rocksdb_writeoptions_t *options,
-                 const char *key,
-                 size_t keylen,
-                 const char *val,
-                 size_t vallen,
-                 char **errptr);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_put_cf` in `*errptr`.
- */
-void rocksdb_put_cf(rocksdb_t *db,
-                    const rocksdb_writeoptions_t *options,
-                    rocksdb_column_family_handle_t *column_family,
-                    const char *key,
-                    size_t keylen,
-                    const char *val,
-                    size_t vallen,
-                    char **errptr);
 
 /*
  Not implemented in solistore: stores `Not implemented: rocksdb_put_cf_with_ts` in `*errptr`.
@@ -4822,238 +3848,6 @@ void rocksdb_put_with_ts(rocksdb_t *db,
                          const char *val,
                          size_t vallen,
                          char **errptr);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_ratelimiter_t *rocksdb_ratelimiter_create(int64_t rate_bytes_per_sec,
-                                                  int64_t refill_period_us,
-                                                  int32_t fairness);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_ratelimiter_t *rocksdb_ratelimiter_create_auto_tuned(int64_t rate_bytes_per_sec,
-                                                             int64_t refill_period_us,
-                                                             int32_t fairness);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_ratelimiter_t *rocksdb_ratelimiter_create_with_mode(int64_t rate_bytes_per_sec,
-                                                            int64_t refill_period_us,
-                                                            int32_t fairness,
-                                                            int mode,
-                                                            bool auto_tuned);
-
-/*
- Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
- */
-void rocksdb_ratelimiter_destroy(rocksdb_ratelimiter_t *ratelimiter);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_readoptions_t *rocksdb_readoptions_create(void);
-
-/*
- Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
- */
-void rocksdb_readoptions_destroy(rocksdb_readoptions_t *readoptions);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_readoptions_get_async_io(rocksdb_readoptions_t *readoptions);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_readoptions_get_background_purge_on_iterator_cleanup(rocksdb_readoptions_t *readoptions);
-
-/*
- Not implemented in solistore: returns 0.
- */
-uint64_t rocksdb_readoptions_get_deadline(rocksdb_readoptions_t *readoptions);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_readoptions_get_fill_cache(rocksdb_readoptions_t *readoptions);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_readoptions_get_ignore_range_deletions(rocksdb_readoptions_t *readoptions);
-
-/*
- Not implemented in solistore: returns 0.
- */
-uint64_t rocksdb_readoptions_get_io_timeout(rocksdb_readoptions_t *readoptions);
-
-/*
- Not implemented in solistore: returns 0.
- */
-uint64_t rocksdb_readoptions_get_max_skippable_internal_keys(rocksdb_readoptions_t *readoptions);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_readoptions_get_pin_data(rocksdb_readoptions_t *readoptions);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_readoptions_get_prefix_same_as_start(rocksdb_readoptions_t *readoptions);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_readoptions_get_read_tier(rocksdb_readoptions_t *readoptions);
-
-/*
- Not implemented in solistore: returns 0.
- */
-size_t rocksdb_readoptions_get_readahead_size(rocksdb_readoptions_t *readoptions);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_readoptions_get_tailing(rocksdb_readoptions_t *readoptions);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_readoptions_get_total_order_seek(rocksdb_readoptions_t *readoptions);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_readoptions_get_verify_checksums(rocksdb_readoptions_t *readoptions);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_readoptions_set_async_io(rocksdb_readoptions_t *readoptions, unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_readoptions_set_auto_readahead_size(rocksdb_readoptions_t *readoptions,
-                                                 unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_readoptions_set_background_purge_on_iterator_cleanup(rocksdb_readoptions_t *readoptions,
-                                                                  unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_readoptions_set_deadline(rocksdb_readoptions_t *readoptions, uint64_t microseconds);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_readoptions_set_fill_cache(rocksdb_readoptions_t *readoptions, unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_readoptions_set_ignore_range_deletions(rocksdb_readoptions_t *readoptions,
-                                                    unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_readoptions_set_io_timeout(rocksdb_readoptions_t *readoptions, uint64_t microseconds);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_readoptions_set_iter_start_ts(rocksdb_readoptions_t *readoptions,
-                                           const char *ts,
-                                           size_t tslen);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_readoptions_set_iterate_lower_bound(rocksdb_readoptions_t *readoptions,
-                                                 const char *key,
-                                                 size_t keylen);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_readoptions_set_iterate_upper_bound(rocksdb_readoptions_t *readoptions,
-                                                 const char *key,
-                                                 size_t keylen);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_readoptions_set_managed(rocksdb_readoptions_t *readoptions, unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_readoptions_set_max_skippable_internal_keys(rocksdb_readoptions_t *readoptions,
-                                                         uint64_t v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_readoptions_set_pin_data(rocksdb_readoptions_t *readoptions, unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_readoptions_set_prefix_same_as_start(rocksdb_readoptions_t *readoptions,
-                                                  unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_readoptions_set_read_tier(rocksdb_readoptions_t *readoptions, int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_readoptions_set_readahead_size(rocksdb_readoptions_t *readoptions, size_t v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_readoptions_set_snapshot(rocksdb_readoptions_t *readoptions,
-                                      const rocksdb_snapshot_t *snapshot);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_readoptions_set_tailing(rocksdb_readoptions_t *readoptions, unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_readoptions_set_timestamp(rocksdb_readoptions_t *readoptions,
-                                       const char *ts,
-                                       size_t tslen);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_readoptions_set_total_order_seek(rocksdb_readoptions_t *readoptions, unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_readoptions_set_verify_checksums(rocksdb_readoptions_t *readoptions, unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_release_snapshot(rocksdb_t *db, const rocksdb_snapshot_t *snapshot);
 
 /*
  Not implemented in solistore: stores `Not implemented: rocksdb_repair_db` in `*errptr`.
@@ -5145,40 +3939,6 @@ void rocksdb_singledelete_with_ts(rocksdb_t *db,
                                   const char *ts,
                                   size_t tslen,
                                   char **errptr);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_slicetransform_t *rocksdb_slicetransform_create(void *state,
-                                                        void (*destructor)(void*),
-                                                        char *(*transform)(void*,
-                                                                           const char*,
-                                                                           size_t,
-                                                                           size_t*),
-                                                        unsigned char (*in_domain)(void*,
-                                                                                   const char*,
-                                                                                   size_t),
-                                                        const char *(*name)(void*));
-
-/*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_slicetransform_t *rocksdb_slicetransform_create_fixed_prefix(size_t v);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_slicetransform_t *rocksdb_slicetransform_create_noop(void);
-
-/*
- Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
- */
-void rocksdb_slicetransform_destroy(rocksdb_slicetransform_t *slicetransform);
-
-/*
- Not implemented in solistore: returns 0.
- */
-uint64_t rocksdb_snapshot_get_sequence_number(const rocksdb_snapshot_t *snapshot);
 
 /*
  Not implemented in solistore: returns NULL.
@@ -6152,82 +4912,6 @@ void rocksdb_try_catch_up_with_primary(rocksdb_t *db,
                                        char **errptr);
 
 /*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_universal_compaction_options_t *rocksdb_universal_compaction_options_create(void);
-
-/*
- Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
- */
-void rocksdb_universal_compaction_options_destroy(rocksdb_universal_compaction_options_t *universal_compaction_options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_universal_compaction_options_get_compression_size_percent(rocksdb_universal_compaction_options_t *universal_compaction_options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_universal_compaction_options_get_max_merge_width(rocksdb_universal_compaction_options_t *universal_compaction_options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_universal_compaction_options_get_max_size_amplification_percent(rocksdb_universal_compaction_options_t *universal_compaction_options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_universal_compaction_options_get_min_merge_width(rocksdb_universal_compaction_options_t *universal_compaction_options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_universal_compaction_options_get_size_ratio(rocksdb_universal_compaction_options_t *universal_compaction_options);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_universal_compaction_options_get_stop_style(rocksdb_universal_compaction_options_t *universal_compaction_options);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_universal_compaction_options_set_compression_size_percent(rocksdb_universal_compaction_options_t *universal_compaction_options,
-                                                                       int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_universal_compaction_options_set_max_merge_width(rocksdb_universal_compaction_options_t *universal_compaction_options,
-                                                              int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_universal_compaction_options_set_max_size_amplification_percent(rocksdb_universal_compaction_options_t *universal_compaction_options,
-                                                                             int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_universal_compaction_options_set_min_merge_width(rocksdb_universal_compaction_options_t *universal_compaction_options,
-                                                              int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_universal_compaction_options_set_size_ratio(rocksdb_universal_compaction_options_t *universal_compaction_options,
-                                                         int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_universal_compaction_options_set_stop_style(rocksdb_universal_compaction_options_t *universal_compaction_options,
-                                                         int v);
-
-/*
  Not implemented in solistore: stores `Not implemented: rocksdb_wait_for_compact` in `*errptr`.
  */
 void rocksdb_wait_for_compact(rocksdb_t *db,
@@ -6314,126 +4998,12 @@ void rocksdb_wal_iter_status(const rocksdb_wal_iterator_t *iter, char **errptr);
 unsigned char rocksdb_wal_iter_valid(const rocksdb_wal_iterator_t *wal_iterator);
 
 /*
- Not implemented in solistore: stores `Not implemented: rocksdb_write` in `*errptr`.
- */
-void rocksdb_write(rocksdb_t *db,
-                   const rocksdb_writeoptions_t *options,
-                   rocksdb_writebatch_t *batch,
-                   char **errptr);
-
-/*
- Not implemented in solistore: returns 0.
- */
-size_t rocksdb_write_buffer_manager_buffer_size(rocksdb_write_buffer_manager_t *wbm);
-
-/*
- Not implemented in solistore: returns false.
- */
-bool rocksdb_write_buffer_manager_cost_to_cache(rocksdb_write_buffer_manager_t *wbm);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_write_buffer_manager_t *rocksdb_write_buffer_manager_create(size_t buffer_size,
-                                                                    bool allow_stall);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_write_buffer_manager_t *rocksdb_write_buffer_manager_create_with_cache(size_t buffer_size,
-                                                                               const rocksdb_cache_t *cache,
-                                                                               bool allow_stall);
-
-/*
- Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
- */
-void rocksdb_write_buffer_manager_destroy(rocksdb_write_buffer_manager_t *wbm);
-
-/*
- Not implemented in solistore: returns 0.
- */
-size_t rocksdb_write_buffer_manager_dummy_entries_in_cache_usage(rocksdb_write_buffer_manager_t *wbm);
-
-/*
- Not implemented in solistore: returns false.
- */
-bool rocksdb_write_buffer_manager_enabled(rocksdb_write_buffer_manager_t *wbm);
-
-/*
- Not implemented in solistore: returns 0.
- */
-size_t rocksdb_write_buffer_manager_memory_usage(rocksdb_write_buffer_manager_t *wbm);
-
-/*
- Not implemented in solistore: returns 0.
- */
-size_t rocksdb_write_buffer_manager_mutable_memtable_memory_usage(rocksdb_write_buffer_manager_t *wbm);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_write_buffer_manager_set_allow_stall(rocksdb_write_buffer_manager_t *wbm,
-                                                  bool new_allow_stall);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_write_buffer_manager_set_buffer_size(rocksdb_write_buffer_manager_t *wbm,
-                                                  size_t new_size);
-
-/*
  Not implemented in solistore: stores `Not implemented: rocksdb_write_writebatch_wi` in `*errptr`.
  */
 void rocksdb_write_writebatch_wi(rocksdb_t *db,
                                  const rocksdb_writeoptions_t *options,
                                  rocksdb_writebatch_wi_t *wbwi,
                                  char **errptr);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_clear(rocksdb_writebatch_t *writebatch);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_writebatch_count(rocksdb_writebatch_t *writebatch);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_writebatch_t *rocksdb_writebatch_create(void);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_writebatch_t *rocksdb_writebatch_create_from(const char *rep, size_t size);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-rocksdb_writebatch_t *rocksdb_writebatch_create_with_params(size_t reserved_bytes,
-                                                            size_t max_bytes,
-                                                            size_t protection_bytes_per_key,
-                                                            size_t default_cf_ts_sz);
-
-/*
- Not implemented in solistore: returns NULL.
- */
-const char *rocksdb_writebatch_data(rocksdb_writebatch_t *writebatch, size_t *size);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_delete(rocksdb_writebatch_t *writebatch, const char *key, size_t klen);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_delete_cf(rocksdb_writebatch_t *writebatch,
-                                  rocksdb_column_family_handle_t *column_family,
-                                  const char *key,
-                                  size_t klen);
 
 /*
  Not implemented in solistore: does nothing.
@@ -6448,191 +5018,6 @@ void rocksdb_writebatch_delete_cf_with_ts(rocksdb_writebatch_t *writebatch,
 /*
  Not implemented in solistore: does nothing.
  */
-void rocksdb_writebatch_delete_range(rocksdb_writebatch_t *b,
-                                     const char *start_key,
-                                     size_t start_key_len,
-                                     const char *end_key,
-                                     size_t end_key_len);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_delete_range_cf(rocksdb_writebatch_t *b,
-                                        rocksdb_column_family_handle_t *column_family,
-                                        const char *start_key,
-                                        size_t start_key_len,
-                                        const char *end_key,
-                                        size_t end_key_len);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_delete_rangev(rocksdb_writebatch_t *b,
-                                      int num_keys,
-                                      const char *const *start_keys_list,
-                                      const size_t *start_keys_list_sizes,
-                                      const char *const *end_keys_list,
-                                      const size_t *end_keys_list_sizes);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_delete_rangev_cf(rocksdb_writebatch_t *b,
-                                         rocksdb_column_family_handle_t *column_family,
-                                         int num_keys,
-                                         const char *const *start_keys_list,
-                                         const size_t *start_keys_list_sizes,
-                                         const char *const *end_keys_list,
-                                         const size_t *end_keys_list_sizes);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_deletev(rocksdb_writebatch_t *b,
-                                int num_keys,
-                                const char *const *keys_list,
-                                const size_t *keys_list_sizes);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_deletev_cf(rocksdb_writebatch_t *b,
-                                   rocksdb_column_family_handle_t *column_family,
-                                   int num_keys,
-                                   const char *const *keys_list,
-                                   const size_t *keys_list_sizes);
-
-/*
- Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
- */
-void rocksdb_writebatch_destroy(rocksdb_writebatch_t *writebatch);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_iterate(rocksdb_writebatch_t *writebatch,
-                                void *state,
-                                void (*put)(void*, const char*, size_t, const char*, size_t),
-                                void (*deleted)(void*, const char*, size_t));
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_iterate_cf(rocksdb_writebatch_t *writebatch,
-                                   void *state,
-                                   void (*put_cf)(void*,
-                                                  uint32_t,
-                                                  const char*,
-                                                  size_t,
-                                                  const char*,
-                                                  size_t),
-                                   void (*deleted_cf)(void*, uint32_t, const char*, size_t),
-                                   void (*merge_cf)(void*,
-                                                    uint32_t,
-                                                    const char*,
-                                                    size_t,
-                                                    const char*,
-                                                    size_t));
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_iterate_cf_ld(rocksdb_writebatch_t *writebatch,
-                                      void *state,
-                                      void (*put_cf)(void*,
-                                                     uint32_t,
-                                                     const char*,
-                                                     size_t,
-                                                     const char*,
-                                                     size_t),
-                                      void (*deleted_cf)(void*, uint32_t, const char*, size_t),
-                                      void (*merge_cf)(void*,
-                                                       uint32_t,
-                                                       const char*,
-                                                       size_t,
-                                                       const char*,
-                                                       size_t),
-                                      void (*log_data)(void*, const char*, size_t));
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_iterate_ld(rocksdb_writebatch_t *writebatch,
-                                   void *state,
-                                   void (*put)(void*, const char*, size_t, const char*, size_t),
-                                   void (*deleted)(void*, const char*, size_t),
-                                   void (*log_data)(void*, const char*, size_t));
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_merge(rocksdb_writebatch_t *writebatch,
-                              const char *key,
-                              size_t klen,
-                              const char *val,
-                              size_t vlen);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_merge_cf(rocksdb_writebatch_t *writebatch,
-                                 rocksdb_column_family_handle_t *column_family,
-                                 const char *key,
-                                 size_t klen,
-                                 const char *val,
-                                 size_t vlen);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_mergev(rocksdb_writebatch_t *b,
-                               int num_keys,
-                               const char *const *keys_list,
-                               const size_t *keys_list_sizes,
-                               int num_values,
-                               const char *const *values_list,
-                               const size_t *values_list_sizes);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_mergev_cf(rocksdb_writebatch_t *b,
-                                  rocksdb_column_family_handle_t *column_family,
-                                  int num_keys,
-                                  const char *const *keys_list,
-                                  const size_t *keys_list_sizes,
-                                  int num_values,
-                                  const char *const *values_list,
-                                  const size_t *values_list_sizes);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_writebatch_pop_save_point` in `*errptr`.
- */
-void rocksdb_writebatch_pop_save_point(rocksdb_writebatch_t *writebatch,
-                                       char **errptr);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_put(rocksdb_writebatch_t *writebatch,
-                            const char *key,
-                            size_t klen,
-                            const char *val,
-                            size_t vlen);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_put_cf(rocksdb_writebatch_t *writebatch,
-                               rocksdb_column_family_handle_t *column_family,
-                               const char *key,
-                               size_t klen,
-                               const char *val,
-                               size_t vlen);
-
-/*
- Not implemented in solistore: does nothing.
- */
 void rocksdb_writebatch_put_cf_with_ts(rocksdb_writebatch_t *writebatch,
                                        rocksdb_column_family_handle_t *column_family,
                                        const char *key,
@@ -6641,60 +5026,6 @@ void rocksdb_writebatch_put_cf_with_ts(rocksdb_writebatch_t *writebatch,
                                        size_t tslen,
                                        const char *val,
                                        size_t vlen);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_put_log_data(rocksdb_writebatch_t *writebatch,
-                                     const char *blob,
-                                     size_t len);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_putv(rocksdb_writebatch_t *b,
-                             int num_keys,
-                             const char *const *keys_list,
-                             const size_t *keys_list_sizes,
-                             int num_values,
-                             const char *const *values_list,
-                             const size_t *values_list_sizes);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_putv_cf(rocksdb_writebatch_t *b,
-                                rocksdb_column_family_handle_t *column_family,
-                                int num_keys,
-                                const char *const *keys_list,
-                                const size_t *keys_list_sizes,
-                                int num_values,
-                                const char *const *values_list,
-                                const size_t *values_list_sizes);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_writebatch_rollback_to_save_point` in `*errptr`.
- */
-void rocksdb_writebatch_rollback_to_save_point(rocksdb_writebatch_t *writebatch,
-                                               char **errptr);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_set_save_point(rocksdb_writebatch_t *writebatch);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_singledelete(rocksdb_writebatch_t *b, const char *key, size_t klen);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writebatch_singledelete_cf(rocksdb_writebatch_t *b,
-                                        rocksdb_column_family_handle_t *column_family,
-                                        const char *key,
-                                        size_t klen);
 
 /*
  Not implemented in solistore: does nothing.
@@ -7059,78 +5390,6 @@ void rocksdb_writebatch_wi_update_timestamps(rocksdb_writebatch_wi_t *wbwi,
 /*
  Not implemented in solistore: returns NULL.
  */
-rocksdb_writeoptions_t *rocksdb_writeoptions_create(void);
-
-/*
- Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
- */
-void rocksdb_writeoptions_destroy(rocksdb_writeoptions_t *writeoptions);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writeoptions_disable_WAL(rocksdb_writeoptions_t *opt, int disable);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_writeoptions_get_disable_WAL(rocksdb_writeoptions_t *opt);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_writeoptions_get_ignore_missing_column_families(rocksdb_writeoptions_t *writeoptions);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_writeoptions_get_low_pri(rocksdb_writeoptions_t *writeoptions);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_writeoptions_get_memtable_insert_hint_per_batch(rocksdb_writeoptions_t *writeoptions);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_writeoptions_get_no_slowdown(rocksdb_writeoptions_t *writeoptions);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_writeoptions_get_sync(rocksdb_writeoptions_t *writeoptions);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writeoptions_set_ignore_missing_column_families(rocksdb_writeoptions_t *writeoptions,
-                                                             unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writeoptions_set_low_pri(rocksdb_writeoptions_t *writeoptions, unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writeoptions_set_memtable_insert_hint_per_batch(rocksdb_writeoptions_t *writeoptions,
-                                                             unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writeoptions_set_no_slowdown(rocksdb_writeoptions_t *writeoptions, unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_writeoptions_set_sync(rocksdb_writeoptions_t *writeoptions, unsigned char v);
-
-/*
- Not implemented in solistore: returns NULL.
- */
 const char *rocksdb_writestallinfo_cf_name(const rocksdb_writestallinfo_t *writestallinfo,
                                            size_t *arg1);
 
@@ -7143,6 +5402,4039 @@ const rocksdb_writestallcondition_t *rocksdb_writestallinfo_cur(const rocksdb_wr
  Not implemented in solistore: returns NULL.
  */
 const rocksdb_writestallcondition_t *rocksdb_writestallinfo_prev(const rocksdb_writestallinfo_t *writestallinfo);
+
+/*
+ Creates an iterator over the default column family, reading as of the options' snapshot
+ (or now: later writes are not seen). Unpositioned: seek before use. Returns a handle owned
+ by the caller (`rocksdb_iter_destroy`), or NULL for a NULL argument.
+
+ # Safety
+ `db` and `options` must be NULL or live handles.
+ */
+rocksdb_iterator_t *rocksdb_create_iterator(rocksdb_t *db, const rocksdb_readoptions_t *options);
+
+/*
+ `rocksdb_create_iterator` over `column_family`.
+
+ # Safety
+ `db`, `options` and `column_family` must be NULL or live handles.
+ */
+rocksdb_iterator_t *rocksdb_create_iterator_cf(rocksdb_t *db,
+                                               const rocksdb_readoptions_t *options,
+                                               rocksdb_column_family_handle_t *column_family);
+
+/*
+ Creates `size` iterators, `iterators[i]` over `column_families[i]`, all reading at one
+ consistent point. On error `*errptr` is set and `iterators` is left untouched.
+
+ # Safety
+ `db`, `opts` must be NULL or live handles; `column_families` holds `size` live handles;
+ `iterators` holds `size` writable entries; `errptr` NULL or a valid errptr.
+ */
+void rocksdb_create_iterators(rocksdb_t *db,
+                              rocksdb_readoptions_t *opts,
+                              rocksdb_column_family_handle_t **column_families,
+                              rocksdb_iterator_t **iterators,
+                              size_t size,
+                              char **errptr);
+
+/*
+ Frees an iterator. NULL is a no-op; safe after `rocksdb_close`.
+
+ # Safety
+ `iter` must be NULL or a live iterator handle, not used again.
+ */
+void rocksdb_iter_destroy(rocksdb_iterator_t *iter);
+
+/*
+ 1 when the iterator is positioned at an entry; 0 otherwise (past either end, after an
+ error, or NULL).
+
+ # Safety
+ `iter` must be NULL or a live iterator handle.
+ */
+unsigned char rocksdb_iter_valid(const rocksdb_iterator_t *iter);
+
+/*
+ Positions at the first key (at or after the lower bound).
+
+ # Safety
+ `iter` must be NULL or a live iterator handle.
+ */
+void rocksdb_iter_seek_to_first(rocksdb_iterator_t *iter);
+
+/*
+ Positions at the last key (before the upper bound).
+
+ # Safety
+ `iter` must be NULL or a live iterator handle.
+ */
+void rocksdb_iter_seek_to_last(rocksdb_iterator_t *iter);
+
+/*
+ Positions at the first key `>= k`. `(NULL, 0)` is the empty key.
+
+ # Safety
+ `iter` must be NULL or a live iterator handle; `k` must address `klen` bytes.
+ */
+void rocksdb_iter_seek(rocksdb_iterator_t *iter, const char *k, size_t klen);
+
+/*
+ Positions at the last key `<= k`.
+
+ # Safety
+ As `rocksdb_iter_seek`.
+ */
+void rocksdb_iter_seek_for_prev(rocksdb_iterator_t *iter, const char *k, size_t klen);
+
+/*
+ Moves to the next key. The iterator must be valid (as in RocksDB; here an invalid one is
+ left as is).
+
+ # Safety
+ `iter` must be NULL or a live iterator handle.
+ */
+void rocksdb_iter_next(rocksdb_iterator_t *iter);
+
+/*
+ Moves to the previous key. The iterator must be valid (an invalid one is left as is).
+
+ # Safety
+ `iter` must be NULL or a live iterator handle.
+ */
+void rocksdb_iter_prev(rocksdb_iterator_t *iter);
+
+/*
+ The current key (not NUL-terminated), length in `*klen`. Borrowed: valid until the
+ iterator moves, is refreshed or destroyed. NULL (`*klen = 0`) when not valid.
+
+ # Safety
+ `iter` must be NULL or a live iterator handle, `klen` NULL or writable.
+ */
+const char *rocksdb_iter_key(const rocksdb_iterator_t *iter, size_t *klen);
+
+/*
+ The current value, length in `*vlen`; borrowed like `rocksdb_iter_key`.
+
+ # Safety
+ `iter` must be NULL or a live iterator handle, `vlen` NULL or writable.
+ */
+const char *rocksdb_iter_value(const rocksdb_iterator_t *iter, size_t *vlen);
+
+/*
+ The current entry's user-defined timestamp. solistore has none: an empty string (length
+ 0) when valid, NULL otherwise.
+
+ # Safety
+ `iter` must be NULL or a live iterator handle, `tslen` NULL or writable.
+ */
+const char *rocksdb_iter_timestamp(const rocksdb_iterator_t *iter, size_t *tslen);
+
+/*
+ The current key as a slice by value; borrowed like `rocksdb_iter_key`.
+
+ # Safety
+ `iter` must be NULL or a live iterator handle.
+ */
+rocksdb_slice_t rocksdb_iter_key_slice(const rocksdb_iterator_t *iter);
+
+/*
+ The current value as a slice by value; borrowed like `rocksdb_iter_value`.
+
+ # Safety
+ `iter` must be NULL or a live iterator handle.
+ */
+rocksdb_slice_t rocksdb_iter_value_slice(const rocksdb_iterator_t *iter);
+
+/*
+ The current timestamp as a slice (always empty here, see `rocksdb_iter_timestamp`).
+
+ # Safety
+ `iter` must be NULL or a live iterator handle.
+ */
+rocksdb_slice_t rocksdb_iter_timestamp_slice(const rocksdb_iterator_t *iter);
+
+/*
+ Stores the iterator's error in `*errptr` (e.g. `Corruption: Error: Could not perform
+ merge.`); leaves it untouched when there is none.
+
+ # Safety
+ `iter` must be NULL or a live iterator handle, `errptr` NULL or a valid errptr.
+ */
+void rocksdb_iter_get_error(const rocksdb_iterator_t *iter, char **errptr);
+
+/*
+ Rebuilds the iterator on the DB's latest state; it is left unpositioned. An iterator
+ created with a snapshot cannot be refreshed: `Not implemented: Creating renew iterator is
+ not allowed.` (RocksDB's text).
+
+ # Safety
+ `iter` must be NULL or a live iterator handle not used by another thread meanwhile (the
+ C prototype says `const`, but the cursor is replaced), `errptr` NULL or a valid errptr.
+ */
+void rocksdb_iter_refresh(const rocksdb_iterator_t *iter, char **errptr);
+
+/*
+ Creates a merge operator from C callbacks (see the module doc for the buffer contract).
+ `partial_merge` and `delete_value` may be NULL; `full_merge` and `name` may not (NULL is
+ returned then). `destructor(state)` runs once, when the last holder drops the operator.
+ Set it on options with `rocksdb_options_set_merge_operator`, which takes ownership.
+
+ # Safety
+ The callbacks must be valid to call with `state`, from any thread, until the destructor.
+ */
+rocksdb_mergeoperator_t *rocksdb_mergeoperator_create(void *state,
+                                                      void (*destructor)(void*),
+                                                      char *(*full_merge)(void*,
+                                                                          const char*,
+                                                                          size_t,
+                                                                          const char*,
+                                                                          size_t,
+                                                                          const char*const *,
+                                                                          const size_t*,
+                                                                          int,
+                                                                          unsigned char*,
+                                                                          size_t*),
+                                                      char *(*partial_merge)(void*,
+                                                                             const char*,
+                                                                             size_t,
+                                                                             const char*const *,
+                                                                             const size_t*,
+                                                                             int,
+                                                                             unsigned char*,
+                                                                             size_t*),
+                                                      void (*delete_value)(void*,
+                                                                           const char*,
+                                                                           size_t),
+                                                      const char *(*name)(void*));
+
+/*
+ Destroys a merge operator that was never set on options (its destructor runs). After it
+ was set, RocksDB forbids this; solistore then does nothing. NULL is a no-op.
+
+ # Safety
+ `mergeoperator` must be NULL or a live handle, not used again.
+ */
+void rocksdb_mergeoperator_destroy(rocksdb_mergeoperator_t *mergeoperator);
+
+/*
+ Creates options with RocksDB's defaults. Release with `rocksdb_options_destroy`.
+
+ # Safety
+ No pointer arguments: always safe to call.
+ */
+rocksdb_options_t *rocksdb_options_create(void);
+
+/*
+ Returns an independent copy of `options` (shared objects such as caches, the merge
+ operator and statistics are shared, as RocksDB shares its `shared_ptr`s). NULL gives NULL.
+ Release with `rocksdb_options_destroy`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+rocksdb_options_t *rocksdb_options_create_copy(rocksdb_options_t *options);
+
+/*
+ Destroys options. NULL is a no-op. Objects whose ownership was transferred to them (merge
+ operator, prefix extractor, compaction filter factory) are released when no other options
+ or DB holds them.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`, not used again.
+ */
+void rocksdb_options_destroy(rocksdb_options_t *options);
+
+/*
+ Sets the WAL recovery mode (`rocksdb_*_recovery`, 0..=3); the engine honours it. Values
+ outside that range are ignored (RocksDB would store an invalid enum).
+
+ # Safety
+ `opt` must be NULL (ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_wal_recovery_mode(rocksdb_options_t *opt, int v);
+
+/*
+ Returns the WAL recovery mode (default 2, point in time). 0 for NULL.
+
+ # Safety
+ `opt` must be NULL or a live `rocksdb_options_t`.
+ */
+int rocksdb_options_get_wal_recovery_mode(rocksdb_options_t *opt);
+
+/*
+ Sets the WAL directory (copied); the engine honours it. An empty string or NULL means
+ "in the DB directory".
+
+ # Safety
+ `opt` must be NULL (ignored) or a live `rocksdb_options_t`; `arg1` NULL or a C string.
+ */
+void rocksdb_options_set_wal_dir(rocksdb_options_t *opt, const char *arg1);
+
+/*
+ Sets the info log directory (copied). solistore writes no info log yet.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (ignored) or a live `rocksdb_options_t`; `arg1` NULL or a C string.
+ */
+void rocksdb_options_set_db_log_dir(rocksdb_options_t *opt, const char *arg1);
+
+/*
+ Sets the user-key comparator; the engine orders keys with it and persists its name.
+ Borrowed: the caller keeps `comparator` alive until every DB opened with these options is
+ closed, then calls `rocksdb_comparator_destroy`. NULL restores the bytewise comparator.
+
+ # Safety
+ `opt` must be NULL (ignored) or a live `rocksdb_options_t`; `comparator` NULL or a live
+ comparator.
+ */
+void rocksdb_options_set_comparator(rocksdb_options_t *opt, rocksdb_comparator_t *comparator);
+
+/*
+ Sets the merge operator; the engine uses it for merges. Ownership moves to the options:
+ the handle is consumed, so the caller must not destroy it afterwards (doing so anyway
+ is a no-op).
+ Its destructor runs when the last options or DB holding it goes. NULL clears it.
+
+ # Safety
+ `opt` must be NULL (ignored) or a live `rocksdb_options_t`; `mergeoperator` NULL or a
+ handle from `rocksdb_mergeoperator_create`.
+ */
+void rocksdb_options_set_merge_operator(rocksdb_options_t *opt,
+                                        rocksdb_mergeoperator_t *mergeoperator);
+
+/*
+ Installs RocksDB's built-in `UInt64AddOperator` (little-endian u64 values that add up).
+
+ # Safety
+ `opt` must be NULL (ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_uint64add_merge_operator(rocksdb_options_t *opt);
+
+/*
+ Sets the compaction filter. Borrowed: the caller destroys it after the last DB using it is
+ closed. Kept for compaction (not run yet: the engine has no compaction). NULL clears it.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (ignored) or a live `rocksdb_options_t`; `compactionfilter` NULL or a
+ live compaction filter.
+ */
+void rocksdb_options_set_compaction_filter(rocksdb_options_t *opt,
+                                           rocksdb_compactionfilter_t *compactionfilter);
+
+/*
+ Sets the compaction filter factory; ownership moves to the options (see
+ `rocksdb_options_set_merge_operator`). Kept for compaction, which the engine does not run
+ yet. NULL clears it.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (ignored) or a live `rocksdb_options_t`; `compactionfilterfactory` NULL
+ or a handle from `rocksdb_compactionfilterfactory_create`.
+ */
+void rocksdb_options_set_compaction_filter_factory(rocksdb_options_t *opt,
+                                                   rocksdb_compactionfilterfactory_t *compactionfilterfactory);
+
+/*
+ Sets the prefix extractor; ownership moves to the options (see
+ `rocksdb_options_set_merge_operator`). The engine has no prefix seek or prefix bloom yet.
+ NULL clears it.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (ignored) or a live `rocksdb_options_t`; `slicetransform` NULL or a
+ handle from `rocksdb_slicetransform_create*`.
+ */
+void rocksdb_options_set_prefix_extractor(rocksdb_options_t *opt,
+                                          rocksdb_slicetransform_t *slicetransform);
+
+/*
+ Uses the block-based table format with a copy of `table_options` (later changes to it need
+ another call). NULL is ignored. Kept for the table builder (issue 3).
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (ignored) or a live `rocksdb_options_t`; `table_options` NULL or live.
+ */
+void rocksdb_options_set_block_based_table_factory(rocksdb_options_t *opt,
+                                                   rocksdb_block_based_table_options_t *table_options);
+
+/*
+ Selects the cuckoo table format with a copy of `table_options`. NULL is ignored. solistore
+ writes only block-based tables.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (ignored) or a live `rocksdb_options_t`; `table_options` NULL or live.
+ */
+void rocksdb_options_set_cuckoo_table_factory(rocksdb_options_t *opt,
+                                              rocksdb_cuckoo_table_options_t *table_options);
+
+/*
+ Selects the plain table format (11.1.2's nine-parameter form). solistore writes only
+ block-based tables.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_plain_table_factory(rocksdb_options_t *opt,
+                                             uint32_t user_key_len,
+                                             int bloom_bits_per_key,
+                                             double hash_table_ratio,
+                                             size_t index_sparseness,
+                                             size_t huge_page_tlb_size,
+                                             char encoding_type,
+                                             unsigned char full_scan_mode,
+                                             unsigned char store_index_in_file);
+
+/*
+ Sets window bits, level, strategy and max dict bytes of the compression options.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_compression_options(rocksdb_options_t *opt,
+                                             int w_bits,
+                                             int level,
+                                             int strategy,
+                                             int max_dict_bytes);
+
+/*
+ Sets the compression options' `zstd_max_train_bytes`.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_compression_options_zstd_max_train_bytes(rocksdb_options_t *opt,
+                                                                  int zstd_max_train_bytes);
+
+/*
+ Returns the compression options' `zstd_max_train_bytes` (default 0).
+
+ # Safety
+ `opt` must be NULL or a live `rocksdb_options_t`.
+ */
+int rocksdb_options_get_compression_options_zstd_max_train_bytes(rocksdb_options_t *opt);
+
+/*
+ Sets the compression options' `use_zstd_dict_trainer`.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_compression_options_use_zstd_dict_trainer(rocksdb_options_t *opt,
+                                                                   unsigned char use_zstd_dict_trainer);
+
+/*
+ Returns the compression options' `use_zstd_dict_trainer` (default 1).
+
+ # Safety
+ `opt` must be NULL or a live `rocksdb_options_t`.
+ */
+unsigned char rocksdb_options_get_compression_options_use_zstd_dict_trainer(rocksdb_options_t *opt);
+
+/*
+ Sets the compression options' `parallel_threads`.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_compression_options_parallel_threads(rocksdb_options_t *opt, int value);
+
+/*
+ Returns the compression options' `parallel_threads` (default 1).
+
+ # Safety
+ `opt` must be NULL or a live `rocksdb_options_t`.
+ */
+int rocksdb_options_get_compression_options_parallel_threads(rocksdb_options_t *opt);
+
+/*
+ Sets the compression options' `max_dict_buffer_bytes`.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_compression_options_max_dict_buffer_bytes(rocksdb_options_t *opt,
+                                                                   uint64_t max_dict_buffer_bytes);
+
+/*
+ Returns the compression options' `max_dict_buffer_bytes` (default 0).
+
+ # Safety
+ `opt` must be NULL or a live `rocksdb_options_t`.
+ */
+uint64_t rocksdb_options_get_compression_options_max_dict_buffer_bytes(rocksdb_options_t *opt);
+
+/*
+ Sets window bits, level, strategy, max dict bytes and `enabled` of the bottommost level's
+ compression options.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_bottommost_compression_options(rocksdb_options_t *opt,
+                                                        int w_bits,
+                                                        int level,
+                                                        int strategy,
+                                                        int max_dict_bytes,
+                                                        unsigned char enabled);
+
+/*
+ Sets the bottommost compression options' `zstd_max_train_bytes` and `enabled`.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_bottommost_compression_options_zstd_max_train_bytes(rocksdb_options_t *opt,
+                                                                             int zstd_max_train_bytes,
+                                                                             unsigned char enabled);
+
+/*
+ Sets the bottommost compression options' `use_zstd_dict_trainer` and `enabled`.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_bottommost_compression_options_use_zstd_dict_trainer(rocksdb_options_t *opt,
+                                                                              unsigned char use_zstd_dict_trainer,
+                                                                              unsigned char enabled);
+
+/*
+ Returns the bottommost compression options' `use_zstd_dict_trainer` (default 1).
+
+ # Safety
+ `opt` must be NULL or a live `rocksdb_options_t`.
+ */
+unsigned char rocksdb_options_get_bottommost_compression_options_use_zstd_dict_trainer(rocksdb_options_t *opt);
+
+/*
+ Sets the bottommost compression options' `max_dict_buffer_bytes` and `enabled`.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_bottommost_compression_options_max_dict_buffer_bytes(rocksdb_options_t *opt,
+                                                                              uint64_t max_dict_buffer_bytes,
+                                                                              unsigned char enabled);
+
+/*
+ Sets a compression type per level (copied; `num_levels` entries).
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (ignored) or a live `rocksdb_options_t`; `level_values` NULL or
+ `num_levels` readable ints.
+ */
+void rocksdb_options_set_compression_per_level(rocksdb_options_t *opt,
+                                               const int *level_values,
+                                               size_t num_levels);
+
+/*
+ Leaves levels below `level` uncompressed and uses the current compression type from
+ `level` on (rewrites the per-level compression list, as RocksDB does). A negative level
+ does nothing.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_min_level_to_compress(rocksdb_options_t *opt, int level);
+
+/*
+ Sets the per-level extra multipliers of the level size targets (copied).
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (ignored) or a live `rocksdb_options_t`; `level_values` NULL or
+ `num_levels` readable ints.
+ */
+void rocksdb_options_set_max_bytes_for_level_multiplier_additional(rocksdb_options_t *opt,
+                                                                   int *level_values,
+                                                                   size_t num_levels);
+
+/*
+ Selects the vector memtable. solistore always uses its skiplist memtable.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_memtable_vector_rep(rocksdb_options_t *opt);
+
+/*
+ Selects the hash skiplist memtable. solistore always uses its skiplist memtable.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_hash_skip_list_rep(rocksdb_options_t *opt,
+                                            size_t bucket_count,
+                                            int32_t skiplist_height,
+                                            int32_t skiplist_branching_factor);
+
+/*
+ Selects the hash linked-list memtable. solistore always uses its skiplist memtable.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_hash_link_list_rep(rocksdb_options_t *opt, size_t bucket_count);
+
+/*
+ Sets the data directories with their target sizes (copied). solistore keeps every file in
+ the DB directory.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (ignored) or a live `rocksdb_options_t`; `path_values` NULL or
+ `num_paths` pointers to live dbpaths.
+ */
+void rocksdb_options_set_db_paths(rocksdb_options_t *opt,
+                                  const rocksdb_dbpath_t **path_values,
+                                  size_t num_paths);
+
+/*
+ Sets the column family's data directories (copied). solistore keeps every file in the DB
+ directory.
+ solistore: stores value only
+
+ # Safety
+ As `rocksdb_options_set_db_paths`.
+ */
+void rocksdb_options_set_cf_paths(rocksdb_options_t *opt,
+                                  const rocksdb_dbpath_t **path_values,
+                                  size_t num_paths);
+
+/*
+ Sets the universal compaction options (copied). NULL is ignored.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (ignored) or a live `rocksdb_options_t`; the other argument NULL or live.
+ */
+void rocksdb_options_set_universal_compaction_options(rocksdb_options_t *opt,
+                                                      rocksdb_universal_compaction_options_t *universal_compaction_options);
+
+/*
+ Sets the FIFO compaction options (copied). NULL is ignored.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (ignored) or a live `rocksdb_options_t`; `fifo` NULL or live.
+ */
+void rocksdb_options_set_fifo_compaction_options(rocksdb_options_t *opt,
+                                                 rocksdb_fifo_compaction_options_t *fifo);
+
+/*
+ Sets the row cache. Shared: the caller may destroy its handle right after. NULL is
+ ignored. solistore has no row cache yet.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (ignored) or a live `rocksdb_options_t`; `cache` NULL or live.
+ */
+void rocksdb_options_set_row_cache(rocksdb_options_t *opt, rocksdb_cache_t *cache);
+
+/*
+ Sets the blob cache. Shared, like the row cache. solistore stores no blobs.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (ignored) or a live `rocksdb_options_t`; `blob_cache` NULL or live.
+ */
+void rocksdb_options_set_blob_cache(rocksdb_options_t *opt, rocksdb_cache_t *blob_cache);
+
+/*
+ Sets the rate limiter. Shared: the caller may destroy its handle right after (c_test
+ does). NULL is ignored. solistore does not throttle I/O yet.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (ignored) or a live `rocksdb_options_t`; `limiter` NULL or live.
+ */
+void rocksdb_options_set_ratelimiter(rocksdb_options_t *opt, rocksdb_ratelimiter_t *limiter);
+
+/*
+ Sets the write buffer manager. Shared: the caller may destroy its handle right after.
+ NULL is ignored. solistore's memtables do not report to it yet.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (ignored) or a live `rocksdb_options_t`; `wbm` NULL or live.
+ */
+void rocksdb_options_set_write_buffer_manager(rocksdb_options_t *opt,
+                                              rocksdb_write_buffer_manager_t *wbm);
+
+/*
+ Sets the environment; NULL restores the default. solistore always uses the POSIX file
+ system (a memory env's DB is still written to disk).
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (ignored) or a live `rocksdb_options_t`; `env` NULL or live.
+ */
+void rocksdb_options_set_env(rocksdb_options_t *opt, rocksdb_env_t *env);
+
+/*
+ Sets the info logger. solistore has no logger objects (`rocksdb_logger_create_*` are not
+ implemented), so only NULL can be passed, which RocksDB also ignores.
+ solistore: not implemented
+
+ # Safety
+ `opt` must be NULL or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_info_log(rocksdb_options_t *opt, rocksdb_logger_t *logger);
+
+/*
+ Returns the info logger. solistore has no logger objects: returns NULL.
+ solistore: not implemented
+
+ # Safety
+ `opt` must be NULL or a live `rocksdb_options_t`.
+ */
+rocksdb_logger_t *rocksdb_options_get_info_log(rocksdb_options_t *opt);
+
+/*
+ Turns statistics on: a fresh statistics object shared by copies of these options. The
+ tickers the engine counts (keys and bytes written and read, WAL syncs) are reported once
+ the DB opened with these options attaches its counters.
+
+ # Safety
+ `opt` must be NULL (ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_enable_statistics(rocksdb_options_t *opt);
+
+/*
+ Sets the statistics level (clamped to 0..=5); ignored while statistics are off, as in
+ RocksDB. solistore counts the same tickers at every level.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_statistics_level(rocksdb_options_t *opt, int level);
+
+/*
+ Returns the statistics level: 0 (`disable_all`) while statistics are off, otherwise the
+ level set (default 3, `except_detailed_timers`).
+
+ # Safety
+ `opt` must be NULL or a live `rocksdb_options_t`.
+ */
+int rocksdb_options_get_statistics_level(rocksdb_options_t *opt);
+
+/*
+ Returns the statistics as RocksDB's text (`<ticker name> COUNT : <n>` lines), malloc()ed;
+ release with `rocksdb_free`. NULL when statistics are off. Only the tickers the engine
+ counts are listed.
+
+ # Safety
+ `opt` must be NULL or a live `rocksdb_options_t`.
+ */
+char *rocksdb_options_statistics_get_string(rocksdb_options_t *opt);
+
+/*
+ Returns a ticker's count. Ticker ids are RocksDB 11.1.2's enum ordinals (the ABI the hosts
+ bind; `BYTES_WRITTEN` is 61). 0 when statistics are off or for tickers the engine does not
+ count.
+
+ # Safety
+ `opt` must be NULL or a live `rocksdb_options_t`.
+ */
+uint64_t rocksdb_options_statistics_get_ticker_count(rocksdb_options_t *opt, uint32_t ticker_type);
+
+/*
+ Fills a histogram. solistore keeps no histograms, and histogram data objects cannot be
+ created yet (`rocksdb_statistics_histogram_data_create` is not implemented): does nothing.
+ solistore: not implemented
+
+ # Safety
+ `opt` must be NULL or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_statistics_get_histogram_data(rocksdb_options_t *opt,
+                                                   uint32_t histogram_type,
+                                                   rocksdb_statistics_histogram_data_t *data);
+
+/*
+ RocksDB's `IncreaseParallelism`: `max_background_jobs = total_threads`, and the env's
+ low-priority pool gets `total_threads` threads and the high-priority pool one (the env
+ set with `rocksdb_options_set_env`, else the default env).
+
+ # Safety
+ `opt` must be NULL (ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_increase_parallelism(rocksdb_options_t *opt, int total_threads);
+
+/*
+ RocksDB's `OptimizeForPointLookup`: a block-based table with a `block_cache_size_mb` MiB
+ LRU cache, a 10-bit bloom filter and a binary-and-hash data block index, plus a memtable
+ prefix bloom (ratio 0.02) with whole-key filtering. Nothing the engine acts on yet.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_optimize_for_point_lookup(rocksdb_options_t *opt,
+                                               uint64_t block_cache_size_mb);
+
+/*
+ RocksDB's `OptimizeLevelStyleCompaction`: memtables of a quarter of the budget (six of
+ them, two merged per flush), L0 compaction at two files, target file size budget/8, L1
+ size = budget, level compaction, no compression on L0 and L1 and LZ4 below. The engine
+ honours the memtable and level sizes; compression is stored.
+
+ # Safety
+ `opt` must be NULL (ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_optimize_level_style_compaction(rocksdb_options_t *opt,
+                                                     uint64_t memtable_memory_budget);
+
+/*
+ RocksDB's `OptimizeUniversalStyleCompaction`: memtables of a quarter of the budget (six,
+ two merged per flush), universal compaction with `compression_size_percent = 80`.
+
+ # Safety
+ `opt` must be NULL (ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_optimize_universal_style_compaction(rocksdb_options_t *opt,
+                                                         uint64_t memtable_memory_budget);
+
+/*
+ RocksDB's `PrepareForBulkLoad`: no L0 triggers or pending-bytes limits, auto compactions
+ off, `max_compaction_bytes = 2^60`, two levels, six memtables (one merged per flush), four
+ background flushes and two compactions, 256 MiB target files.
+
+ # Safety
+ `opt` must be NULL (ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_prepare_for_bulk_load(rocksdb_options_t *opt);
+
+/*
+ Adds a compact-on-deletion table properties collector. Kept for compaction (issue 3).
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_add_compact_on_deletion_collector_factory(rocksdb_options_t *opt,
+                                                               size_t window_size,
+                                                               size_t num_dels_trigger);
+
+/*
+ As `rocksdb_options_add_compact_on_deletion_collector_factory`, with a deletion ratio.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_add_compact_on_deletion_collector_factory_del_ratio(rocksdb_options_t *opt,
+                                                                         size_t window_size,
+                                                                         size_t num_dels_trigger,
+                                                                         double deletion_ratio);
+
+/*
+ As `rocksdb_options_add_compact_on_deletion_collector_factory`, with a deletion ratio and
+ a minimum file size.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_add_compact_on_deletion_collector_factory_min_file_size(rocksdb_options_t *opt,
+                                                                             size_t window_size,
+                                                                             size_t num_dels_trigger,
+                                                                             double deletion_ratio,
+                                                                             uint64_t min_file_size);
+
+/*
+ Adds an event listener. Listener objects cannot be created yet
+ (`rocksdb_eventlistener_create` is not implemented): ignored.
+ solistore: not implemented
+
+ # Safety
+ `opt` must be NULL or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_add_eventlistener(rocksdb_options_t *opt,
+                                       rocksdb_eventlistener_t *eventlistener);
+
+/*
+ Adds a table properties collector factory. Such objects cannot be created yet: ignored.
+ solistore: not implemented
+
+ # Safety
+ `opt` must be NULL or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_add_table_properties_collector_factory(rocksdb_options_t *opt,
+                                                            rocksdb_table_properties_collector_factory_t *table_properties_collector_factory);
+
+/*
+ Sets a remote compaction service. Such objects cannot be created yet: ignored.
+ solistore: not implemented
+
+ # Safety
+ `opt` must be NULL or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_compaction_service(rocksdb_options_t *opt,
+                                            rocksdb_compactionservice_t *service);
+
+/*
+ Sets a file checksum generator factory. Such objects cannot be created yet: ignored.
+ solistore: not implemented
+
+ # Safety
+ `opt` must be NULL or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_file_checksum_gen_factory(rocksdb_options_t *opt,
+                                                   rocksdb_file_checksum_gen_factory_t *file_checksum_gen_factory);
+
+/*
+ Sets an SST file manager. Such objects cannot be created yet: ignored.
+ solistore: not implemented
+
+ # Safety
+ `opt` must be NULL or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_sst_file_manager(rocksdb_options_t *opt, rocksdb_sst_file_manager_t *sfm);
+
+/*
+ Sets an SST partitioner factory. Such objects cannot be created yet: ignored.
+ solistore: not implemented
+
+ # Safety
+ `opt` must be NULL or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_sst_partitioner_factory(rocksdb_options_t *opt,
+                                                 rocksdb_sst_partitioner_factory_t *sst_partitioner_factory);
+
+/*
+ Sets `WAL_size_limit_MB`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_WAL_size_limit_MB(rocksdb_options_t *options,
+                                           uint64_t v);
+
+/*
+ Returns `WAL_size_limit_MB` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+uint64_t rocksdb_options_get_WAL_size_limit_MB(rocksdb_options_t *options);
+
+/*
+ Sets `WAL_ttl_seconds`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_WAL_ttl_seconds(rocksdb_options_t *options,
+                                         uint64_t v);
+
+/*
+ Returns `WAL_ttl_seconds` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+uint64_t rocksdb_options_get_WAL_ttl_seconds(rocksdb_options_t *options);
+
+/*
+ Sets `access_hint_on_compaction_start`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_access_hint_on_compaction_start(rocksdb_options_t *options,
+                                                         int v);
+
+/*
+ Returns `access_hint_on_compaction_start` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+int rocksdb_options_get_access_hint_on_compaction_start(rocksdb_options_t *options);
+
+/*
+ Sets `advise_random_on_open`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_advise_random_on_open(rocksdb_options_t *options,
+                                               unsigned char v);
+
+/*
+ Returns `advise_random_on_open` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+unsigned char rocksdb_options_get_advise_random_on_open(rocksdb_options_t *options);
+
+/*
+ Sets `allow_concurrent_memtable_write`; the engine honours it (`engine::options`).
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_allow_concurrent_memtable_write(rocksdb_options_t *options,
+                                                         unsigned char v);
+
+/*
+ Returns `allow_concurrent_memtable_write` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+unsigned char rocksdb_options_get_allow_concurrent_memtable_write(rocksdb_options_t *options);
+
+/*
+ Sets `allow_ingest_behind`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_allow_ingest_behind(rocksdb_options_t *options,
+                                             unsigned char v);
+
+/*
+ Returns `allow_ingest_behind` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+unsigned char rocksdb_options_get_allow_ingest_behind(rocksdb_options_t *options);
+
+/*
+ Sets `allow_mmap_reads`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_allow_mmap_reads(rocksdb_options_t *options,
+                                          unsigned char v);
+
+/*
+ Returns `allow_mmap_reads` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+unsigned char rocksdb_options_get_allow_mmap_reads(rocksdb_options_t *options);
+
+/*
+ Sets `allow_mmap_writes`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_allow_mmap_writes(rocksdb_options_t *options,
+                                           unsigned char v);
+
+/*
+ Returns `allow_mmap_writes` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+unsigned char rocksdb_options_get_allow_mmap_writes(rocksdb_options_t *options);
+
+/*
+ Sets `arena_block_size`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_arena_block_size(rocksdb_options_t *options,
+                                          size_t v);
+
+/*
+ Returns `arena_block_size` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+size_t rocksdb_options_get_arena_block_size(rocksdb_options_t *options);
+
+/*
+ Sets `atomic_flush`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_atomic_flush(rocksdb_options_t *opt, unsigned char v);
+
+/*
+ Returns `atomic_flush` as last set, or RocksDB's default. 0 for a NULL `opt`.
+
+ # Safety
+ `opt` must be NULL or a live `rocksdb_options_t`.
+ */
+unsigned char rocksdb_options_get_atomic_flush(rocksdb_options_t *opt);
+
+/*
+ Sets `avoid_unnecessary_blocking_io`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_avoid_unnecessary_blocking_io(rocksdb_options_t *options,
+                                                       unsigned char v);
+
+/*
+ Returns `avoid_unnecessary_blocking_io` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+unsigned char rocksdb_options_get_avoid_unnecessary_blocking_io(rocksdb_options_t *options);
+
+/*
+ Sets `blob_compaction_readahead_size`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_blob_compaction_readahead_size(rocksdb_options_t *opt,
+                                                        uint64_t val);
+
+/*
+ Returns `blob_compaction_readahead_size` as last set, or RocksDB's default. 0 for a NULL `opt`.
+
+ # Safety
+ `opt` must be NULL or a live `rocksdb_options_t`.
+ */
+uint64_t rocksdb_options_get_blob_compaction_readahead_size(rocksdb_options_t *opt);
+
+/*
+ Sets `blob_compression_type`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_blob_compression_type(rocksdb_options_t *opt,
+                                               int val);
+
+/*
+ Returns `blob_compression_type` as last set, or RocksDB's default. 0 for a NULL `opt`.
+
+ # Safety
+ `opt` must be NULL or a live `rocksdb_options_t`.
+ */
+int rocksdb_options_get_blob_compression_type(rocksdb_options_t *opt);
+
+/*
+ Sets `blob_file_size`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_blob_file_size(rocksdb_options_t *opt,
+                                        uint64_t val);
+
+/*
+ Returns `blob_file_size` as last set, or RocksDB's default. 0 for a NULL `opt`.
+
+ # Safety
+ `opt` must be NULL or a live `rocksdb_options_t`.
+ */
+uint64_t rocksdb_options_get_blob_file_size(rocksdb_options_t *opt);
+
+/*
+ Sets `blob_file_starting_level`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_blob_file_starting_level(rocksdb_options_t *opt,
+                                                  int val);
+
+/*
+ Returns `blob_file_starting_level` as last set, or RocksDB's default. 0 for a NULL `opt`.
+
+ # Safety
+ `opt` must be NULL or a live `rocksdb_options_t`.
+ */
+int rocksdb_options_get_blob_file_starting_level(rocksdb_options_t *opt);
+
+/*
+ Sets `blob_gc_age_cutoff`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_blob_gc_age_cutoff(rocksdb_options_t *opt,
+                                            double val);
+
+/*
+ Returns `blob_gc_age_cutoff` as last set, or RocksDB's default. 0 for a NULL `opt`.
+
+ # Safety
+ `opt` must be NULL or a live `rocksdb_options_t`.
+ */
+double rocksdb_options_get_blob_gc_age_cutoff(rocksdb_options_t *opt);
+
+/*
+ Sets `blob_gc_force_threshold`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_blob_gc_force_threshold(rocksdb_options_t *opt,
+                                                 double val);
+
+/*
+ Returns `blob_gc_force_threshold` as last set, or RocksDB's default. 0 for a NULL `opt`.
+
+ # Safety
+ `opt` must be NULL or a live `rocksdb_options_t`.
+ */
+double rocksdb_options_get_blob_gc_force_threshold(rocksdb_options_t *opt);
+
+/*
+ Sets `bloom_locality`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_bloom_locality(rocksdb_options_t *options,
+                                        uint32_t v);
+
+/*
+ Returns `bloom_locality` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+uint32_t rocksdb_options_get_bloom_locality(rocksdb_options_t *options);
+
+/*
+ Sets `bottommost_compression`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_bottommost_compression(rocksdb_options_t *options,
+                                                int v);
+
+/*
+ Returns `bottommost_compression` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+int rocksdb_options_get_bottommost_compression(rocksdb_options_t *options);
+
+/*
+ Sets `bytes_per_sync`; the engine honours it (`engine::options`).
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_bytes_per_sync(rocksdb_options_t *options, uint64_t v);
+
+/*
+ Returns `bytes_per_sync` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+uint64_t rocksdb_options_get_bytes_per_sync(rocksdb_options_t *options);
+
+/*
+ Sets `compaction_pri`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_compaction_pri(rocksdb_options_t *options,
+                                        int v);
+
+/*
+ Returns `compaction_pri` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+int rocksdb_options_get_compaction_pri(rocksdb_options_t *options);
+
+/*
+ Sets `compaction_readahead_size`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_compaction_readahead_size(rocksdb_options_t *options,
+                                               size_t v);
+
+/*
+ Returns `compaction_readahead_size` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+size_t rocksdb_options_get_compaction_readahead_size(rocksdb_options_t *options);
+
+/*
+ Sets `compaction_style`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_compaction_style(rocksdb_options_t *options,
+                                          int v);
+
+/*
+ Returns `compaction_style` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+int rocksdb_options_get_compaction_style(rocksdb_options_t *options);
+
+/*
+ Sets `compression`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_compression(rocksdb_options_t *options, int v);
+
+/*
+ Returns `compression` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+int rocksdb_options_get_compression(rocksdb_options_t *options);
+
+/*
+ Sets `create_if_missing`; the engine honours it (`engine::options`).
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_create_if_missing(rocksdb_options_t *options, unsigned char v);
+
+/*
+ Returns `create_if_missing` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+unsigned char rocksdb_options_get_create_if_missing(rocksdb_options_t *options);
+
+/*
+ Sets `create_missing_column_families`; the engine honours it (`engine::options`).
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_create_missing_column_families(rocksdb_options_t *options,
+                                                        unsigned char v);
+
+/*
+ Returns `create_missing_column_families` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+unsigned char rocksdb_options_get_create_missing_column_families(rocksdb_options_t *options);
+
+/*
+ Sets `db_write_buffer_size`; the engine honours it (`engine::options`).
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_db_write_buffer_size(rocksdb_options_t *options, size_t v);
+
+/*
+ Returns `db_write_buffer_size` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+size_t rocksdb_options_get_db_write_buffer_size(rocksdb_options_t *options);
+
+/*
+ Sets `delete_obsolete_files_period_micros`; the engine honours it (`engine::options`).
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_delete_obsolete_files_period_micros(rocksdb_options_t *options,
+                                                             uint64_t v);
+
+/*
+ Returns `delete_obsolete_files_period_micros` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+uint64_t rocksdb_options_get_delete_obsolete_files_period_micros(rocksdb_options_t *options);
+
+/*
+ Sets `disable_auto_compactions`; the engine honours it (`engine::options`).
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_disable_auto_compactions(rocksdb_options_t *options, int v);
+
+/*
+ Returns `disable_auto_compactions` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+unsigned char rocksdb_options_get_disable_auto_compactions(rocksdb_options_t *options);
+
+/*
+ Sets `dump_malloc_stats`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_dump_malloc_stats(rocksdb_options_t *options,
+                                           unsigned char v);
+
+/*
+ Sets `enable_blob_files`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_enable_blob_files(rocksdb_options_t *opt,
+                                           unsigned char val);
+
+/*
+ Returns `enable_blob_files` as last set, or RocksDB's default. 0 for a NULL `opt`.
+
+ # Safety
+ `opt` must be NULL or a live `rocksdb_options_t`.
+ */
+unsigned char rocksdb_options_get_enable_blob_files(rocksdb_options_t *opt);
+
+/*
+ Sets `enable_blob_gc`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_enable_blob_gc(rocksdb_options_t *opt,
+                                        unsigned char val);
+
+/*
+ Returns `enable_blob_gc` as last set, or RocksDB's default. 0 for a NULL `opt`.
+
+ # Safety
+ `opt` must be NULL or a live `rocksdb_options_t`.
+ */
+unsigned char rocksdb_options_get_enable_blob_gc(rocksdb_options_t *opt);
+
+/*
+ Sets `enable_pipelined_write`; the engine honours it (`engine::options`).
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_enable_pipelined_write(rocksdb_options_t *options, unsigned char v);
+
+/*
+ Returns `enable_pipelined_write` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+unsigned char rocksdb_options_get_enable_pipelined_write(rocksdb_options_t *options);
+
+/*
+ Sets `enable_write_thread_adaptive_yield`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_enable_write_thread_adaptive_yield(rocksdb_options_t *options,
+                                                            unsigned char v);
+
+/*
+ Returns `enable_write_thread_adaptive_yield` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+unsigned char rocksdb_options_get_enable_write_thread_adaptive_yield(rocksdb_options_t *options);
+
+/*
+ Sets `error_if_exists`; the engine honours it (`engine::options`).
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_error_if_exists(rocksdb_options_t *options, unsigned char v);
+
+/*
+ Returns `error_if_exists` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+unsigned char rocksdb_options_get_error_if_exists(rocksdb_options_t *options);
+
+/*
+ Sets `experimental_mempurge_threshold`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_experimental_mempurge_threshold(rocksdb_options_t *options,
+                                                         double v);
+
+/*
+ Returns `experimental_mempurge_threshold` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+double rocksdb_options_get_experimental_mempurge_threshold(rocksdb_options_t *options);
+
+/*
+ Sets `hard_pending_compaction_bytes_limit`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_hard_pending_compaction_bytes_limit(rocksdb_options_t *opt,
+                                                             size_t v);
+
+/*
+ Returns `hard_pending_compaction_bytes_limit` as last set, or RocksDB's default. 0 for a NULL `opt`.
+
+ # Safety
+ `opt` must be NULL or a live `rocksdb_options_t`.
+ */
+size_t rocksdb_options_get_hard_pending_compaction_bytes_limit(rocksdb_options_t *opt);
+
+/*
+ Sets `info_log_level`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_info_log_level(rocksdb_options_t *options,
+                                        int v);
+
+/*
+ Returns `info_log_level` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+int rocksdb_options_get_info_log_level(rocksdb_options_t *options);
+
+/*
+ Sets `inplace_update_num_locks`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_inplace_update_num_locks(rocksdb_options_t *options,
+                                                  size_t v);
+
+/*
+ Returns `inplace_update_num_locks` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+size_t rocksdb_options_get_inplace_update_num_locks(rocksdb_options_t *options);
+
+/*
+ Sets `inplace_update_support`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_inplace_update_support(rocksdb_options_t *options,
+                                                unsigned char v);
+
+/*
+ Returns `inplace_update_support` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+unsigned char rocksdb_options_get_inplace_update_support(rocksdb_options_t *options);
+
+/*
+ Sets `is_fd_close_on_exec`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_is_fd_close_on_exec(rocksdb_options_t *options,
+                                             unsigned char v);
+
+/*
+ Returns `is_fd_close_on_exec` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+unsigned char rocksdb_options_get_is_fd_close_on_exec(rocksdb_options_t *options);
+
+/*
+ Sets `keep_log_file_num`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_keep_log_file_num(rocksdb_options_t *options,
+                                           size_t v);
+
+/*
+ Returns `keep_log_file_num` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+size_t rocksdb_options_get_keep_log_file_num(rocksdb_options_t *options);
+
+/*
+ Sets `level0_file_num_compaction_trigger`; the engine honours it (`engine::options`).
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_level0_file_num_compaction_trigger(rocksdb_options_t *options, int v);
+
+/*
+ Returns `level0_file_num_compaction_trigger` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+int rocksdb_options_get_level0_file_num_compaction_trigger(rocksdb_options_t *options);
+
+/*
+ Sets `level0_slowdown_writes_trigger`; the engine honours it (`engine::options`).
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_level0_slowdown_writes_trigger(rocksdb_options_t *options, int v);
+
+/*
+ Returns `level0_slowdown_writes_trigger` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+int rocksdb_options_get_level0_slowdown_writes_trigger(rocksdb_options_t *options);
+
+/*
+ Sets `level0_stop_writes_trigger`; the engine honours it (`engine::options`).
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_level0_stop_writes_trigger(rocksdb_options_t *options, int v);
+
+/*
+ Returns `level0_stop_writes_trigger` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+int rocksdb_options_get_level0_stop_writes_trigger(rocksdb_options_t *options);
+
+/*
+ Sets `level_compaction_dynamic_level_bytes`; the engine honours it (`engine::options`).
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_level_compaction_dynamic_level_bytes(rocksdb_options_t *options,
+                                                              unsigned char v);
+
+/*
+ Returns `level_compaction_dynamic_level_bytes` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+unsigned char rocksdb_options_get_level_compaction_dynamic_level_bytes(rocksdb_options_t *options);
+
+/*
+ Sets `log_file_time_to_roll`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_log_file_time_to_roll(rocksdb_options_t *options,
+                                               size_t v);
+
+/*
+ Returns `log_file_time_to_roll` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+size_t rocksdb_options_get_log_file_time_to_roll(rocksdb_options_t *options);
+
+/*
+ Sets `manifest_preallocation_size`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_manifest_preallocation_size(rocksdb_options_t *options,
+                                                     size_t v);
+
+/*
+ Returns `manifest_preallocation_size` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+size_t rocksdb_options_get_manifest_preallocation_size(rocksdb_options_t *options);
+
+/*
+ Sets `manual_wal_flush`; the engine honours it (`engine::options`).
+
+ # Safety
+ `opt` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_manual_wal_flush(rocksdb_options_t *opt, unsigned char v);
+
+/*
+ Returns `manual_wal_flush` as last set, or RocksDB's default. 0 for a NULL `opt`.
+
+ # Safety
+ `opt` must be NULL or a live `rocksdb_options_t`.
+ */
+unsigned char rocksdb_options_get_manual_wal_flush(rocksdb_options_t *opt);
+
+/*
+ Sets `max_background_compactions`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_max_background_compactions(rocksdb_options_t *options,
+                                                    int v);
+
+/*
+ Returns `max_background_compactions` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+int rocksdb_options_get_max_background_compactions(rocksdb_options_t *options);
+
+/*
+ Sets `max_background_flushes`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_max_background_flushes(rocksdb_options_t *options,
+                                                int v);
+
+/*
+ Returns `max_background_flushes` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+int rocksdb_options_get_max_background_flushes(rocksdb_options_t *options);
+
+/*
+ Sets `max_background_jobs`; the engine honours it (`engine::options`).
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_max_background_jobs(rocksdb_options_t *options, int v);
+
+/*
+ Returns `max_background_jobs` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+int rocksdb_options_get_max_background_jobs(rocksdb_options_t *options);
+
+/*
+ Sets `max_bytes_for_level_base`; the engine honours it (`engine::options`).
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_max_bytes_for_level_base(rocksdb_options_t *options, uint64_t v);
+
+/*
+ Returns `max_bytes_for_level_base` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+uint64_t rocksdb_options_get_max_bytes_for_level_base(rocksdb_options_t *options);
+
+/*
+ Sets `max_bytes_for_level_multiplier`; the engine honours it (`engine::options`).
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_max_bytes_for_level_multiplier(rocksdb_options_t *options, double v);
+
+/*
+ Returns `max_bytes_for_level_multiplier` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+double rocksdb_options_get_max_bytes_for_level_multiplier(rocksdb_options_t *options);
+
+/*
+ Sets `max_compaction_bytes`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_max_compaction_bytes(rocksdb_options_t *options,
+                                              uint64_t v);
+
+/*
+ Returns `max_compaction_bytes` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+uint64_t rocksdb_options_get_max_compaction_bytes(rocksdb_options_t *options);
+
+/*
+ Sets `max_file_opening_threads`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_max_file_opening_threads(rocksdb_options_t *options,
+                                                  int v);
+
+/*
+ Returns `max_file_opening_threads` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+int rocksdb_options_get_max_file_opening_threads(rocksdb_options_t *options);
+
+/*
+ Sets `max_log_file_size`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_max_log_file_size(rocksdb_options_t *options,
+                                           size_t v);
+
+/*
+ Returns `max_log_file_size` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+size_t rocksdb_options_get_max_log_file_size(rocksdb_options_t *options);
+
+/*
+ Sets `max_manifest_file_size`; the engine honours it (`engine::options`).
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_max_manifest_file_size(rocksdb_options_t *options, size_t v);
+
+/*
+ Returns `max_manifest_file_size` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+size_t rocksdb_options_get_max_manifest_file_size(rocksdb_options_t *options);
+
+/*
+ Sets `max_open_files`; the engine honours it (`engine::options`).
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_max_open_files(rocksdb_options_t *options, int v);
+
+/*
+ Returns `max_open_files` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+int rocksdb_options_get_max_open_files(rocksdb_options_t *options);
+
+/*
+ Sets `max_sequential_skip_in_iterations`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_max_sequential_skip_in_iterations(rocksdb_options_t *options,
+                                                           uint64_t v);
+
+/*
+ Returns `max_sequential_skip_in_iterations` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+uint64_t rocksdb_options_get_max_sequential_skip_in_iterations(rocksdb_options_t *options);
+
+/*
+ Sets `max_subcompactions`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_max_subcompactions(rocksdb_options_t *options,
+                                            uint32_t v);
+
+/*
+ Returns `max_subcompactions` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+uint32_t rocksdb_options_get_max_subcompactions(rocksdb_options_t *options);
+
+/*
+ Sets `max_successive_merges`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_max_successive_merges(rocksdb_options_t *options,
+                                               size_t v);
+
+/*
+ Returns `max_successive_merges` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+size_t rocksdb_options_get_max_successive_merges(rocksdb_options_t *options);
+
+/*
+ Sets `max_total_wal_size`; the engine honours it (`engine::options`).
+
+ # Safety
+ `opt` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_max_total_wal_size(rocksdb_options_t *opt, uint64_t n);
+
+/*
+ Returns `max_total_wal_size` as last set, or RocksDB's default. 0 for a NULL `opt`.
+
+ # Safety
+ `opt` must be NULL or a live `rocksdb_options_t`.
+ */
+uint64_t rocksdb_options_get_max_total_wal_size(rocksdb_options_t *opt);
+
+/*
+ Sets `max_write_buffer_number`; the engine honours it (`engine::options`).
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_max_write_buffer_number(rocksdb_options_t *options, int v);
+
+/*
+ Returns `max_write_buffer_number` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+int rocksdb_options_get_max_write_buffer_number(rocksdb_options_t *options);
+
+/*
+ Sets `max_write_buffer_number_to_maintain`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_max_write_buffer_number_to_maintain(rocksdb_options_t *options,
+                                                             int v);
+
+/*
+ Returns `max_write_buffer_number_to_maintain` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+int rocksdb_options_get_max_write_buffer_number_to_maintain(rocksdb_options_t *options);
+
+/*
+ Sets `max_write_buffer_size_to_maintain`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_max_write_buffer_size_to_maintain(rocksdb_options_t *options,
+                                                           int64_t v);
+
+/*
+ Returns `max_write_buffer_size_to_maintain` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+int64_t rocksdb_options_get_max_write_buffer_size_to_maintain(rocksdb_options_t *options);
+
+/*
+ Sets `memtable_avg_op_scan_flush_trigger`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_memtable_avg_op_scan_flush_trigger(rocksdb_options_t *options,
+                                                            uint32_t v);
+
+/*
+ Returns `memtable_avg_op_scan_flush_trigger` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+uint32_t rocksdb_options_get_memtable_avg_op_scan_flush_trigger(rocksdb_options_t *options);
+
+/*
+ Sets `memtable_huge_page_size`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_memtable_huge_page_size(rocksdb_options_t *options,
+                                                 size_t v);
+
+/*
+ Returns `memtable_huge_page_size` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+size_t rocksdb_options_get_memtable_huge_page_size(rocksdb_options_t *options);
+
+/*
+ Sets `memtable_op_scan_flush_trigger`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_memtable_op_scan_flush_trigger(rocksdb_options_t *options,
+                                                        uint32_t v);
+
+/*
+ Returns `memtable_op_scan_flush_trigger` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+uint32_t rocksdb_options_get_memtable_op_scan_flush_trigger(rocksdb_options_t *options);
+
+/*
+ Sets `memtable_prefix_bloom_size_ratio`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_memtable_prefix_bloom_size_ratio(rocksdb_options_t *options,
+                                                          double v);
+
+/*
+ Returns `memtable_prefix_bloom_size_ratio` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+double rocksdb_options_get_memtable_prefix_bloom_size_ratio(rocksdb_options_t *options);
+
+/*
+ Sets `memtable_whole_key_filtering`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_memtable_whole_key_filtering(rocksdb_options_t *options,
+                                                      unsigned char v);
+
+/*
+ Sets `min_blob_size`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_min_blob_size(rocksdb_options_t *opt, uint64_t val);
+
+/*
+ Returns `min_blob_size` as last set, or RocksDB's default. 0 for a NULL `opt`.
+
+ # Safety
+ `opt` must be NULL or a live `rocksdb_options_t`.
+ */
+uint64_t rocksdb_options_get_min_blob_size(rocksdb_options_t *opt);
+
+/*
+ Sets `min_write_buffer_number_to_merge`; the engine honours it (`engine::options`).
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_min_write_buffer_number_to_merge(rocksdb_options_t *options, int v);
+
+/*
+ Returns `min_write_buffer_number_to_merge` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+int rocksdb_options_get_min_write_buffer_number_to_merge(rocksdb_options_t *options);
+
+/*
+ Sets `num_levels`; the engine honours it (`engine::options`).
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_num_levels(rocksdb_options_t *options, int v);
+
+/*
+ Returns `num_levels` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+int rocksdb_options_get_num_levels(rocksdb_options_t *options);
+
+/*
+ Sets `open_files_async`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_open_files_async(rocksdb_options_t *options,
+                                          unsigned char v);
+
+/*
+ Returns `open_files_async` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+unsigned char rocksdb_options_get_open_files_async(rocksdb_options_t *options);
+
+/*
+ Sets `optimize_filters_for_hits`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_optimize_filters_for_hits(rocksdb_options_t *options,
+                                                   int v);
+
+/*
+ Returns `optimize_filters_for_hits` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+unsigned char rocksdb_options_get_optimize_filters_for_hits(rocksdb_options_t *options);
+
+/*
+ Sets `paranoid_checks`; the engine honours it (`engine::options`).
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_paranoid_checks(rocksdb_options_t *options, unsigned char v);
+
+/*
+ Returns `paranoid_checks` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+unsigned char rocksdb_options_get_paranoid_checks(rocksdb_options_t *options);
+
+/*
+ Sets `periodic_compaction_seconds`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_periodic_compaction_seconds(rocksdb_options_t *options,
+                                                     uint64_t v);
+
+/*
+ Returns `periodic_compaction_seconds` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+uint64_t rocksdb_options_get_periodic_compaction_seconds(rocksdb_options_t *options);
+
+/*
+ Sets `prepopulate_blob_cache`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_prepopulate_blob_cache(rocksdb_options_t *opt,
+                                                int val);
+
+/*
+ Returns `prepopulate_blob_cache` as last set, or RocksDB's default. 0 for a NULL `opt`.
+
+ # Safety
+ `opt` must be NULL or a live `rocksdb_options_t`.
+ */
+int rocksdb_options_get_prepopulate_blob_cache(rocksdb_options_t *opt);
+
+/*
+ Sets `recycle_log_file_num`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_recycle_log_file_num(rocksdb_options_t *options,
+                                              size_t v);
+
+/*
+ Returns `recycle_log_file_num` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+size_t rocksdb_options_get_recycle_log_file_num(rocksdb_options_t *options);
+
+/*
+ Sets `report_bg_io_stats`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_report_bg_io_stats(rocksdb_options_t *options,
+                                            int v);
+
+/*
+ Returns `report_bg_io_stats` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+unsigned char rocksdb_options_get_report_bg_io_stats(rocksdb_options_t *options);
+
+/*
+ Sets `skip_checking_sst_file_sizes_on_db_open`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_skip_checking_sst_file_sizes_on_db_open(rocksdb_options_t *opt,
+                                                                 unsigned char val);
+
+/*
+ Returns `skip_checking_sst_file_sizes_on_db_open` as last set, or RocksDB's default. 0 for a NULL `opt`.
+
+ # Safety
+ `opt` must be NULL or a live `rocksdb_options_t`.
+ */
+unsigned char rocksdb_options_get_skip_checking_sst_file_sizes_on_db_open(rocksdb_options_t *opt);
+
+/*
+ Sets `skip_stats_update_on_db_open`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_skip_stats_update_on_db_open(rocksdb_options_t *opt,
+                                                      unsigned char val);
+
+/*
+ Returns `skip_stats_update_on_db_open` as last set, or RocksDB's default. 0 for a NULL `opt`.
+
+ # Safety
+ `opt` must be NULL or a live `rocksdb_options_t`.
+ */
+unsigned char rocksdb_options_get_skip_stats_update_on_db_open(rocksdb_options_t *opt);
+
+/*
+ Sets `soft_pending_compaction_bytes_limit`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_soft_pending_compaction_bytes_limit(rocksdb_options_t *opt,
+                                                             size_t v);
+
+/*
+ Returns `soft_pending_compaction_bytes_limit` as last set, or RocksDB's default. 0 for a NULL `opt`.
+
+ # Safety
+ `opt` must be NULL or a live `rocksdb_options_t`.
+ */
+size_t rocksdb_options_get_soft_pending_compaction_bytes_limit(rocksdb_options_t *opt);
+
+/*
+ Sets `stats_dump_period_sec`; the engine honours it (`engine::options`).
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_stats_dump_period_sec(rocksdb_options_t *options, unsigned int v);
+
+/*
+ Returns `stats_dump_period_sec` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+unsigned int rocksdb_options_get_stats_dump_period_sec(rocksdb_options_t *options);
+
+/*
+ Sets `stats_persist_period_sec`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_stats_persist_period_sec(rocksdb_options_t *options,
+                                                  unsigned int v);
+
+/*
+ Returns `stats_persist_period_sec` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+unsigned int rocksdb_options_get_stats_persist_period_sec(rocksdb_options_t *options);
+
+/*
+ Sets `table_cache_numshardbits`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_table_cache_numshardbits(rocksdb_options_t *options,
+                                                  int v);
+
+/*
+ Returns `table_cache_numshardbits` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+int rocksdb_options_get_table_cache_numshardbits(rocksdb_options_t *options);
+
+/*
+ Sets `target_file_size_base`; the engine honours it (`engine::options`).
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_target_file_size_base(rocksdb_options_t *options, uint64_t v);
+
+/*
+ Returns `target_file_size_base` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+uint64_t rocksdb_options_get_target_file_size_base(rocksdb_options_t *options);
+
+/*
+ Sets `target_file_size_multiplier`; the engine honours it (`engine::options`).
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_target_file_size_multiplier(rocksdb_options_t *options, int v);
+
+/*
+ Returns `target_file_size_multiplier` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+int rocksdb_options_get_target_file_size_multiplier(rocksdb_options_t *options);
+
+/*
+ Sets `track_and_verify_wals_in_manifest`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_track_and_verify_wals_in_manifest(rocksdb_options_t *options,
+                                                           unsigned char v);
+
+/*
+ Returns `track_and_verify_wals_in_manifest` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+unsigned char rocksdb_options_get_track_and_verify_wals_in_manifest(rocksdb_options_t *options);
+
+/*
+ Sets `ttl`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_ttl(rocksdb_options_t *options, uint64_t v);
+
+/*
+ Returns `ttl` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+uint64_t rocksdb_options_get_ttl(rocksdb_options_t *options);
+
+/*
+ Sets `unordered_write`; the engine honours it (`engine::options`).
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_unordered_write(rocksdb_options_t *options, unsigned char v);
+
+/*
+ Returns `unordered_write` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+unsigned char rocksdb_options_get_unordered_write(rocksdb_options_t *options);
+
+/*
+ Sets `use_adaptive_mutex`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_use_adaptive_mutex(rocksdb_options_t *options,
+                                            unsigned char v);
+
+/*
+ Returns `use_adaptive_mutex` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+unsigned char rocksdb_options_get_use_adaptive_mutex(rocksdb_options_t *options);
+
+/*
+ Sets `use_direct_io_for_flush_and_compaction`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_use_direct_io_for_flush_and_compaction(rocksdb_options_t *options,
+                                                                unsigned char v);
+
+/*
+ Returns `use_direct_io_for_flush_and_compaction` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+unsigned char rocksdb_options_get_use_direct_io_for_flush_and_compaction(rocksdb_options_t *options);
+
+/*
+ Sets `use_direct_reads`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_use_direct_reads(rocksdb_options_t *options,
+                                          unsigned char v);
+
+/*
+ Returns `use_direct_reads` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+unsigned char rocksdb_options_get_use_direct_reads(rocksdb_options_t *options);
+
+/*
+ Sets `use_fsync`; the engine honours it (`engine::options`).
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_use_fsync(rocksdb_options_t *options, int v);
+
+/*
+ Returns `use_fsync` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+int rocksdb_options_get_use_fsync(rocksdb_options_t *options);
+
+/*
+ Sets `wal_bytes_per_sync`; the engine honours it (`engine::options`).
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_wal_bytes_per_sync(rocksdb_options_t *options, uint64_t v);
+
+/*
+ Returns `wal_bytes_per_sync` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+uint64_t rocksdb_options_get_wal_bytes_per_sync(rocksdb_options_t *options);
+
+/*
+ Sets `wal_compression`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_wal_compression(rocksdb_options_t *opt,
+                                         int v);
+
+/*
+ Returns `wal_compression` as last set, or RocksDB's default. 0 for a NULL `opt`.
+
+ # Safety
+ `opt` must be NULL or a live `rocksdb_options_t`.
+ */
+int rocksdb_options_get_wal_compression(rocksdb_options_t *opt);
+
+/*
+ Sets `writable_file_max_buffer_size`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_writable_file_max_buffer_size(rocksdb_options_t *options,
+                                                       uint64_t v);
+
+/*
+ Returns `writable_file_max_buffer_size` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+uint64_t rocksdb_options_get_writable_file_max_buffer_size(rocksdb_options_t *options);
+
+/*
+ Sets `write_buffer_size`; the engine honours it (`engine::options`).
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_write_buffer_size(rocksdb_options_t *options, size_t v);
+
+/*
+ Returns `write_buffer_size` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+size_t rocksdb_options_get_write_buffer_size(rocksdb_options_t *options);
+
+/*
+ Sets `write_dbid_to_manifest`; the engine honours it (`engine::options`).
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_write_dbid_to_manifest(rocksdb_options_t *options, unsigned char v);
+
+/*
+ Returns `write_dbid_to_manifest` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+unsigned char rocksdb_options_get_write_dbid_to_manifest(rocksdb_options_t *options);
+
+/*
+ Sets `write_identity_file`. solistore keeps the value (its getter returns it) but does not act on it yet.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
+ */
+void rocksdb_options_set_write_identity_file(rocksdb_options_t *options,
+                                             unsigned char v);
+
+/*
+ Returns `write_identity_file` as last set, or RocksDB's default. 0 for a NULL `options`.
+
+ # Safety
+ `options` must be NULL or a live `rocksdb_options_t`.
+ */
+unsigned char rocksdb_options_get_write_identity_file(rocksdb_options_t *options);
+
+/*
+ Creates cuckoo table options with RocksDB's defaults. Release with
+ `rocksdb_cuckoo_options_destroy`.
+
+ # Safety
+ No pointer arguments: always safe to call.
+ */
+rocksdb_cuckoo_table_options_t *rocksdb_cuckoo_options_create(void);
+
+/*
+ Destroys cuckoo table options. NULL is a no-op.
+
+ # Safety
+ `options` must be NULL or live, not used again.
+ */
+void rocksdb_cuckoo_options_destroy(rocksdb_cuckoo_table_options_t *options);
+
+/*
+ Sets the cuckoo table's `hash_table_ratio`.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_cuckoo_table_options_t`.
+ */
+void rocksdb_cuckoo_options_set_hash_ratio(rocksdb_cuckoo_table_options_t *options, double v);
+
+/*
+ Sets the cuckoo table's `max_search_depth`.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_cuckoo_table_options_t`.
+ */
+void rocksdb_cuckoo_options_set_max_search_depth(rocksdb_cuckoo_table_options_t *options,
+                                                 uint32_t v);
+
+/*
+ Sets the cuckoo table's `cuckoo_block_size`.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_cuckoo_table_options_t`.
+ */
+void rocksdb_cuckoo_options_set_cuckoo_block_size(rocksdb_cuckoo_table_options_t *options,
+                                                  uint32_t v);
+
+/*
+ Sets the cuckoo table's `identity_as_first_hash`.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_cuckoo_table_options_t`.
+ */
+void rocksdb_cuckoo_options_set_identity_as_first_hash(rocksdb_cuckoo_table_options_t *options,
+                                                       unsigned char v);
+
+/*
+ Sets the cuckoo table's `use_module_hash`.
+ solistore: stores value only
+
+ # Safety
+ `options` must be NULL (the call is then ignored) or a live `rocksdb_cuckoo_table_options_t`.
+ */
+void rocksdb_cuckoo_options_set_use_module_hash(rocksdb_cuckoo_table_options_t *options,
+                                                unsigned char v);
+
+/*
+ Creates a db path (the string is copied). NULL `path` gives NULL. Release with
+ `rocksdb_dbpath_destroy`.
+
+ # Safety
+ `path` must be NULL or a NUL-terminated string.
+ */
+rocksdb_dbpath_t *rocksdb_dbpath_create(const char *path, uint64_t target_size);
+
+/*
+ Destroys a db path. NULL is a no-op.
+
+ # Safety
+ `dbpath` must be NULL or a live db path, not used again.
+ */
+void rocksdb_dbpath_destroy(rocksdb_dbpath_t *dbpath);
+
+/*
+ Creates FIFO compaction options with RocksDB's defaults. Release with
+ `rocksdb_fifo_compaction_options_destroy`.
+
+ # Safety
+ No pointer arguments: always safe to call.
+ */
+rocksdb_fifo_compaction_options_t *rocksdb_fifo_compaction_options_create(void);
+
+/*
+ Destroys FIFO compaction options. NULL is a no-op.
+
+ # Safety
+ `fifo_opts` must be NULL or live, not used again.
+ */
+void rocksdb_fifo_compaction_options_destroy(rocksdb_fifo_compaction_options_t *fifo_opts);
+
+/*
+ Sets `max_table_files_size`.
+ solistore: stores value only
+
+ # Safety
+ `fifo_opts` must be NULL (the call is then ignored) or a live `rocksdb_fifo_compaction_options_t`.
+ */
+void rocksdb_fifo_compaction_options_set_max_table_files_size(rocksdb_fifo_compaction_options_t *fifo_opts,
+                                                              uint64_t size);
+
+/*
+ Returns `max_table_files_size` (RocksDB's default until set).
+
+ # Safety
+ `fifo_opts` must be NULL (0 is returned) or a live `rocksdb_fifo_compaction_options_t`.
+ */
+uint64_t rocksdb_fifo_compaction_options_get_max_table_files_size(rocksdb_fifo_compaction_options_t *fifo_opts);
+
+/*
+ Sets `max_data_files_size`.
+ solistore: stores value only
+
+ # Safety
+ `fifo_opts` must be NULL (the call is then ignored) or a live `rocksdb_fifo_compaction_options_t`.
+ */
+void rocksdb_fifo_compaction_options_set_max_data_files_size(rocksdb_fifo_compaction_options_t *fifo_opts,
+                                                             uint64_t size);
+
+/*
+ Returns `max_data_files_size` (RocksDB's default until set).
+
+ # Safety
+ `fifo_opts` must be NULL (0 is returned) or a live `rocksdb_fifo_compaction_options_t`.
+ */
+uint64_t rocksdb_fifo_compaction_options_get_max_data_files_size(rocksdb_fifo_compaction_options_t *fifo_opts);
+
+/*
+ Sets `allow_compaction`.
+ solistore: stores value only
+
+ # Safety
+ `fifo_opts` must be NULL (the call is then ignored) or a live `rocksdb_fifo_compaction_options_t`.
+ */
+void rocksdb_fifo_compaction_options_set_allow_compaction(rocksdb_fifo_compaction_options_t *fifo_opts,
+                                                          unsigned char allow_compaction);
+
+/*
+ Returns `allow_compaction` (RocksDB's default until set).
+
+ # Safety
+ `fifo_opts` must be NULL (0 is returned) or a live `rocksdb_fifo_compaction_options_t`.
+ */
+unsigned char rocksdb_fifo_compaction_options_get_allow_compaction(rocksdb_fifo_compaction_options_t *fifo_opts);
+
+/*
+ Sets `use_kv_ratio_compaction`.
+ solistore: stores value only
+
+ # Safety
+ `fifo_opts` must be NULL (the call is then ignored) or a live `rocksdb_fifo_compaction_options_t`.
+ */
+void rocksdb_fifo_compaction_options_set_use_kv_ratio_compaction(rocksdb_fifo_compaction_options_t *fifo_opts,
+                                                                 unsigned char use_kv_ratio_compaction);
+
+/*
+ Returns `use_kv_ratio_compaction` (RocksDB's default until set).
+
+ # Safety
+ `fifo_opts` must be NULL (0 is returned) or a live `rocksdb_fifo_compaction_options_t`.
+ */
+unsigned char rocksdb_fifo_compaction_options_get_use_kv_ratio_compaction(rocksdb_fifo_compaction_options_t *fifo_opts);
+
+/*
+ Creates universal compaction options with RocksDB's defaults. Release with
+ `rocksdb_universal_compaction_options_destroy`.
+
+ # Safety
+ No pointer arguments: always safe to call.
+ */
+rocksdb_universal_compaction_options_t *rocksdb_universal_compaction_options_create(void);
+
+/*
+ Destroys universal compaction options. NULL is a no-op.
+
+ # Safety
+ `universal_compaction_options` must be NULL or live, not used again.
+ */
+void rocksdb_universal_compaction_options_destroy(rocksdb_universal_compaction_options_t *universal_compaction_options);
+
+/*
+ Sets `size_ratio`.
+ solistore: stores value only
+
+ # Safety
+ `universal_compaction_options` must be NULL (the call is then ignored) or a live `rocksdb_universal_compaction_options_t`.
+ */
+void rocksdb_universal_compaction_options_set_size_ratio(rocksdb_universal_compaction_options_t *universal_compaction_options,
+                                                         int v);
+
+/*
+ Returns `size_ratio` (RocksDB's default until set).
+
+ # Safety
+ `universal_compaction_options` must be NULL (0 is returned) or a live `rocksdb_universal_compaction_options_t`.
+ */
+int rocksdb_universal_compaction_options_get_size_ratio(rocksdb_universal_compaction_options_t *universal_compaction_options);
+
+/*
+ Sets `min_merge_width`.
+ solistore: stores value only
+
+ # Safety
+ `universal_compaction_options` must be NULL (the call is then ignored) or a live `rocksdb_universal_compaction_options_t`.
+ */
+void rocksdb_universal_compaction_options_set_min_merge_width(rocksdb_universal_compaction_options_t *universal_compaction_options,
+                                                              int v);
+
+/*
+ Returns `min_merge_width` (RocksDB's default until set).
+
+ # Safety
+ `universal_compaction_options` must be NULL (0 is returned) or a live `rocksdb_universal_compaction_options_t`.
+ */
+int rocksdb_universal_compaction_options_get_min_merge_width(rocksdb_universal_compaction_options_t *universal_compaction_options);
+
+/*
+ Sets `max_merge_width`.
+ solistore: stores value only
+
+ # Safety
+ `universal_compaction_options` must be NULL (the call is then ignored) or a live `rocksdb_universal_compaction_options_t`.
+ */
+void rocksdb_universal_compaction_options_set_max_merge_width(rocksdb_universal_compaction_options_t *universal_compaction_options,
+                                                              int v);
+
+/*
+ Returns `max_merge_width` (RocksDB's default until set).
+
+ # Safety
+ `universal_compaction_options` must be NULL (0 is returned) or a live `rocksdb_universal_compaction_options_t`.
+ */
+int rocksdb_universal_compaction_options_get_max_merge_width(rocksdb_universal_compaction_options_t *universal_compaction_options);
+
+/*
+ Sets `max_size_amplification_percent`.
+ solistore: stores value only
+
+ # Safety
+ `universal_compaction_options` must be NULL (the call is then ignored) or a live `rocksdb_universal_compaction_options_t`.
+ */
+void rocksdb_universal_compaction_options_set_max_size_amplification_percent(rocksdb_universal_compaction_options_t *universal_compaction_options,
+                                                                             int v);
+
+/*
+ Returns `max_size_amplification_percent` (RocksDB's default until set).
+
+ # Safety
+ `universal_compaction_options` must be NULL (0 is returned) or a live `rocksdb_universal_compaction_options_t`.
+ */
+int rocksdb_universal_compaction_options_get_max_size_amplification_percent(rocksdb_universal_compaction_options_t *universal_compaction_options);
+
+/*
+ Sets `compression_size_percent`.
+ solistore: stores value only
+
+ # Safety
+ `universal_compaction_options` must be NULL (the call is then ignored) or a live `rocksdb_universal_compaction_options_t`.
+ */
+void rocksdb_universal_compaction_options_set_compression_size_percent(rocksdb_universal_compaction_options_t *universal_compaction_options,
+                                                                       int v);
+
+/*
+ Returns `compression_size_percent` (RocksDB's default until set).
+
+ # Safety
+ `universal_compaction_options` must be NULL (0 is returned) or a live `rocksdb_universal_compaction_options_t`.
+ */
+int rocksdb_universal_compaction_options_get_compression_size_percent(rocksdb_universal_compaction_options_t *universal_compaction_options);
+
+/*
+ Sets `stop_style`.
+ solistore: stores value only
+
+ # Safety
+ `universal_compaction_options` must be NULL (the call is then ignored) or a live `rocksdb_universal_compaction_options_t`.
+ */
+void rocksdb_universal_compaction_options_set_stop_style(rocksdb_universal_compaction_options_t *universal_compaction_options,
+                                                         int v);
+
+/*
+ Returns `stop_style` (RocksDB's default until set).
+
+ # Safety
+ `universal_compaction_options` must be NULL (0 is returned) or a live `rocksdb_universal_compaction_options_t`.
+ */
+int rocksdb_universal_compaction_options_get_stop_style(rocksdb_universal_compaction_options_t *universal_compaction_options);
+
+/*
+ Creates a rate limiter for writes. Release with `rocksdb_ratelimiter_destroy`.
+ solistore: stores value only
+
+ # Safety
+ No pointer arguments: always safe to call.
+ */
+rocksdb_ratelimiter_t *rocksdb_ratelimiter_create(int64_t rate_bytes_per_sec,
+                                                  int64_t refill_period_us,
+                                                  int32_t fairness);
+
+/*
+ Creates an auto-tuned rate limiter for writes. Release with `rocksdb_ratelimiter_destroy`.
+ solistore: stores value only
+
+ # Safety
+ No pointer arguments: always safe to call.
+ */
+rocksdb_ratelimiter_t *rocksdb_ratelimiter_create_auto_tuned(int64_t rate_bytes_per_sec,
+                                                             int64_t refill_period_us,
+                                                             int32_t fairness);
+
+/*
+ Creates a rate limiter with a mode (0 reads, 1 writes, 2 all I/O). Release with
+ `rocksdb_ratelimiter_destroy`.
+ solistore: stores value only
+
+ # Safety
+ No pointer arguments: always safe to call.
+ */
+rocksdb_ratelimiter_t *rocksdb_ratelimiter_create_with_mode(int64_t rate_bytes_per_sec,
+                                                            int64_t refill_period_us,
+                                                            int32_t fairness,
+                                                            int mode,
+                                                            bool auto_tuned);
+
+/*
+ Releases the caller's handle; options holding the limiter keep it. NULL is a no-op.
+
+ # Safety
+ `ratelimiter` must be NULL or a live handle, not used again.
+ */
+void rocksdb_ratelimiter_destroy(rocksdb_ratelimiter_t *ratelimiter);
+
+/*
+ Creates read options with RocksDB's defaults. Returns a handle owned by the caller;
+ release it with `rocksdb_readoptions_destroy`. Never NULL.
+
+ # Safety
+ No preconditions.
+ */
+rocksdb_readoptions_t *rocksdb_readoptions_create(void);
+
+/*
+ Destroys read options. NULL is a no-op. A snapshot set on them is not released.
+
+ # Safety
+ `opt` must be NULL or a handle from `rocksdb_readoptions_create`, not used again.
+ */
+void rocksdb_readoptions_destroy(rocksdb_readoptions_t *opt);
+
+/*
+ Verifies block checksums on reads (default on).
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+void rocksdb_readoptions_set_verify_checksums(rocksdb_readoptions_t *opt, unsigned char v);
+
+/*
+ Returns `verify_checksums` (0 for a NULL handle).
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+unsigned char rocksdb_readoptions_get_verify_checksums(rocksdb_readoptions_t *opt);
+
+/*
+ Whether blocks read are added to the block cache (default on).
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+void rocksdb_readoptions_set_fill_cache(rocksdb_readoptions_t *opt, unsigned char v);
+
+/*
+ Returns `fill_cache` (0 for a NULL handle).
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+unsigned char rocksdb_readoptions_get_fill_cache(rocksdb_readoptions_t *opt);
+
+/*
+ Reads as of `snap` (NULL clears it and reads the latest state). The snapshot is borrowed:
+ as in RocksDB, release it only after the last read that uses these options.
+
+ # Safety
+ `opt` must be NULL or a live read options handle; `snap` NULL or a live snapshot.
+ */
+void rocksdb_readoptions_set_snapshot(rocksdb_readoptions_t *opt, const rocksdb_snapshot_t *snap);
+
+/*
+ Sets the exclusive upper bound of iterators; the bytes are copied. `(NULL, 0)` clears it.
+
+ # Safety
+ `opt` must be NULL or a live read options handle; a non-NULL `key` must address
+ `keylen` bytes.
+ */
+void rocksdb_readoptions_set_iterate_upper_bound(rocksdb_readoptions_t *opt,
+                                                 const char *key,
+                                                 size_t keylen);
+
+/*
+ Sets the inclusive lower bound of iterators; the bytes are copied. `(NULL, 0)` clears it.
+
+ # Safety
+ `opt` must be NULL or a live read options handle; a non-NULL `key` must address
+ `keylen` bytes.
+ */
+void rocksdb_readoptions_set_iterate_lower_bound(rocksdb_readoptions_t *opt,
+                                                 const char *key,
+                                                 size_t keylen);
+
+/*
+ Which tier a read may reach (0 all, 1 block cache, 2 persisted, 3 memtable).
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+void rocksdb_readoptions_set_read_tier(rocksdb_readoptions_t *opt, int v);
+
+/*
+ Returns the read tier (0 for a NULL handle).
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+int rocksdb_readoptions_get_read_tier(rocksdb_readoptions_t *opt);
+
+/*
+ Tailing iterators see writes made after their creation.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+void rocksdb_readoptions_set_tailing(rocksdb_readoptions_t *opt, unsigned char v);
+
+/*
+ Returns `tailing` (0 for a NULL handle).
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+unsigned char rocksdb_readoptions_get_tailing(rocksdb_readoptions_t *opt);
+
+/*
+ Deprecated upstream (managed iterators were removed); kept for 7.8.3 binaries.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+void rocksdb_readoptions_set_managed(rocksdb_readoptions_t *opt, unsigned char v);
+
+/*
+ Readahead size for iterator reads from tables.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+void rocksdb_readoptions_set_readahead_size(rocksdb_readoptions_t *opt, size_t v);
+
+/*
+ Returns `readahead_size` (0 for a NULL handle).
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+size_t rocksdb_readoptions_get_readahead_size(rocksdb_readoptions_t *opt);
+
+/*
+ Seeks follow the prefix extractor's domain only within the start key's prefix.
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+void rocksdb_readoptions_set_prefix_same_as_start(rocksdb_readoptions_t *opt, unsigned char v);
+
+/*
+ Returns `prefix_same_as_start` (0 for a NULL handle).
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+unsigned char rocksdb_readoptions_get_prefix_same_as_start(rocksdb_readoptions_t *opt);
+
+/*
+ Keeps iterator keys and values pinned for the iterator's lifetime.
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+void rocksdb_readoptions_set_pin_data(rocksdb_readoptions_t *opt, unsigned char v);
+
+/*
+ Returns `pin_data` (0 for a NULL handle).
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+unsigned char rocksdb_readoptions_get_pin_data(rocksdb_readoptions_t *opt);
+
+/*
+ Ignores the prefix extractor: seeks see the whole key space.
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+void rocksdb_readoptions_set_total_order_seek(rocksdb_readoptions_t *opt, unsigned char v);
+
+/*
+ Returns `total_order_seek` (0 for a NULL handle).
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+unsigned char rocksdb_readoptions_get_total_order_seek(rocksdb_readoptions_t *opt);
+
+/*
+ How many internal keys an iterator may skip before it gives up with `Incomplete`
+ (0 = no limit).
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+void rocksdb_readoptions_set_max_skippable_internal_keys(rocksdb_readoptions_t *opt, uint64_t v);
+
+/*
+ Returns `max_skippable_internal_keys` (0 for a NULL handle).
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+uint64_t rocksdb_readoptions_get_max_skippable_internal_keys(rocksdb_readoptions_t *opt);
+
+/*
+ Deletes obsolete files of an iterator in the background when it is destroyed.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+void rocksdb_readoptions_set_background_purge_on_iterator_cleanup(rocksdb_readoptions_t *opt,
+                                                                  unsigned char v);
+
+/*
+ Returns `background_purge_on_iterator_cleanup` (0 for a NULL handle).
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+unsigned char rocksdb_readoptions_get_background_purge_on_iterator_cleanup(rocksdb_readoptions_t *opt);
+
+/*
+ Reads skip range tombstones (faster, and wrong if the DB has any).
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+void rocksdb_readoptions_set_ignore_range_deletions(rocksdb_readoptions_t *opt, unsigned char v);
+
+/*
+ Returns `ignore_range_deletions` (0 for a NULL handle).
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+unsigned char rocksdb_readoptions_get_ignore_range_deletions(rocksdb_readoptions_t *opt);
+
+/*
+ Deadline for the read, in microseconds since the epoch (0 = none).
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+void rocksdb_readoptions_set_deadline(rocksdb_readoptions_t *opt, uint64_t v);
+
+/*
+ Returns the deadline in microseconds (0 for a NULL handle).
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+uint64_t rocksdb_readoptions_get_deadline(rocksdb_readoptions_t *opt);
+
+/*
+ Timeout of each file read, in microseconds (0 = none).
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+void rocksdb_readoptions_set_io_timeout(rocksdb_readoptions_t *opt, uint64_t v);
+
+/*
+ Returns the I/O timeout in microseconds (0 for a NULL handle).
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+uint64_t rocksdb_readoptions_get_io_timeout(rocksdb_readoptions_t *opt);
+
+/*
+ Lets iterators prefetch asynchronously.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+void rocksdb_readoptions_set_async_io(rocksdb_readoptions_t *opt, unsigned char v);
+
+/*
+ Returns `async_io` (0 for a NULL handle).
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+unsigned char rocksdb_readoptions_get_async_io(rocksdb_readoptions_t *opt);
+
+/*
+ Lets iterators grow their readahead automatically (default on). No getter upstream.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL or a live read options handle.
+ */
+void rocksdb_readoptions_set_auto_readahead_size(rocksdb_readoptions_t *opt, unsigned char v);
+
+/*
+ User-defined timestamp to read as of; the bytes are copied, `(NULL, 0)` clears it.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL or a live read options handle; a non-NULL `ts` must address
+ `tslen` bytes.
+ */
+void rocksdb_readoptions_set_timestamp(rocksdb_readoptions_t *opt, const char *ts, size_t tslen);
+
+/*
+ Lower timestamp bound of iterators; the bytes are copied, `(NULL, 0)` clears it.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL or a live read options handle; a non-NULL `ts` must address
+ `tslen` bytes.
+ */
+void rocksdb_readoptions_set_iter_start_ts(rocksdb_readoptions_t *opt,
+                                           const char *ts,
+                                           size_t tslen);
+
+/*
+ Creates a prefix extractor from C callbacks: `transform(state, key, len, &dst_len)`
+ returns the prefix (borrowed, never freed), `in_domain(state, key, len)` whether the key
+ has one, `name(state)` its name. Returns NULL when `transform`, `in_domain` or `name` is
+ NULL. `destructor(state)` runs once, when the last holder drops it.
+
+ # Safety
+ The callbacks must be valid to call with `state`, from any thread, until the destructor.
+ */
+rocksdb_slicetransform_t *rocksdb_slicetransform_create(void *state,
+                                                        void (*destructor)(void*),
+                                                        char *(*transform)(void*,
+                                                                           const char*,
+                                                                           size_t,
+                                                                           size_t*),
+                                                        unsigned char (*in_domain)(void*,
+                                                                                   const char*,
+                                                                                   size_t),
+                                                        const char *(*name)(void*));
+
+/*
+ Creates RocksDB's fixed-prefix extractor (the first `v` bytes; name
+ `rocksdb.FixedPrefix.<v>`).
+
+ # Safety
+ No pointer arguments: always safe to call.
+ */
+rocksdb_slicetransform_t *rocksdb_slicetransform_create_fixed_prefix(size_t v);
+
+/*
+ Creates RocksDB's no-op extractor (the whole key; name `rocksdb.Noop`).
+
+ # Safety
+ No pointer arguments: always safe to call.
+ */
+rocksdb_slicetransform_t *rocksdb_slicetransform_create_noop(void);
+
+/*
+ Destroys an extractor that was never set on options (a callback extractor's destructor
+ runs). After it was set, RocksDB forbids this; solistore then does nothing. NULL
+ is a no-op.
+
+ # Safety
+ `slicetransform` must be NULL or a live handle, not used again.
+ */
+void rocksdb_slicetransform_destroy(rocksdb_slicetransform_t *slicetransform);
+
+/*
+ Takes a snapshot of `db`'s current state. Returns a handle owned by the caller (release
+ it with `rocksdb_release_snapshot`), or NULL for a NULL `db`.
+
+ # Safety
+ `db` must be NULL or a live handle from `rocksdb_open*`.
+ */
+const rocksdb_snapshot_t *rocksdb_create_snapshot(rocksdb_t *db);
+
+/*
+ Releases `snapshot` and frees its handle. `db` is not needed (it may even be closed
+ already); a NULL `snapshot` is a no-op.
+
+ # Safety
+ `snapshot` must be NULL or a handle from `rocksdb_create_snapshot`, not used again (nor
+ by read options that still name it).
+ */
+void rocksdb_release_snapshot(rocksdb_t *db, const rocksdb_snapshot_t *snapshot);
+
+/*
+ The sequence number the snapshot reads at (0 for NULL).
+
+ # Safety
+ `snapshot` must be NULL or a live snapshot handle.
+ */
+uint64_t rocksdb_snapshot_get_sequence_number(const rocksdb_snapshot_t *snapshot);
+
+/*
+ Creates a manager with a budget of `buffer_size` bytes (0 disables it). Release with
+ `rocksdb_write_buffer_manager_destroy`.
+ solistore: stores value only
+
+ # Safety
+ No pointer arguments: always safe to call.
+ */
+rocksdb_write_buffer_manager_t *rocksdb_write_buffer_manager_create(size_t buffer_size,
+                                                                    bool allow_stall);
+
+/*
+ Creates a manager that charges memtable memory to `cache` (shared; NULL means none).
+ Release with `rocksdb_write_buffer_manager_destroy`.
+ solistore: stores value only
+
+ # Safety
+ `cache` must be NULL or a live cache handle.
+ */
+rocksdb_write_buffer_manager_t *rocksdb_write_buffer_manager_create_with_cache(size_t buffer_size,
+                                                                               const rocksdb_cache_t *cache,
+                                                                               bool allow_stall);
+
+/*
+ Releases the caller's handle; options holding the manager keep it. NULL is a no-op.
+
+ # Safety
+ `wbm` must be NULL or a live handle, not used again.
+ */
+void rocksdb_write_buffer_manager_destroy(rocksdb_write_buffer_manager_t *wbm);
+
+/*
+ Whether the manager limits memory (its budget is non-zero).
+
+ # Safety
+ `wbm` must be NULL (false) or a live handle.
+ */
+bool rocksdb_write_buffer_manager_enabled(rocksdb_write_buffer_manager_t *wbm);
+
+/*
+ Whether memtable memory is charged to a cache.
+
+ # Safety
+ `wbm` must be NULL (false) or a live handle.
+ */
+bool rocksdb_write_buffer_manager_cost_to_cache(rocksdb_write_buffer_manager_t *wbm);
+
+/*
+ Memtable memory in use: always 0, solistore's memtables do not report to the manager yet.
+ solistore: stores value only
+
+ # Safety
+ `wbm` must be NULL or a live handle.
+ */
+size_t rocksdb_write_buffer_manager_memory_usage(rocksdb_write_buffer_manager_t *wbm);
+
+/*
+ Mutable memtable memory in use: always 0 (see `_memory_usage`).
+ solistore: stores value only
+
+ # Safety
+ `wbm` must be NULL or a live handle.
+ */
+size_t rocksdb_write_buffer_manager_mutable_memtable_memory_usage(rocksdb_write_buffer_manager_t *wbm);
+
+/*
+ Dummy entries charged to the cache: always 0 (see `_memory_usage`).
+ solistore: stores value only
+
+ # Safety
+ `wbm` must be NULL or a live handle.
+ */
+size_t rocksdb_write_buffer_manager_dummy_entries_in_cache_usage(rocksdb_write_buffer_manager_t *wbm);
+
+/*
+ The memory budget in bytes.
+
+ # Safety
+ `wbm` must be NULL (0) or a live handle.
+ */
+size_t rocksdb_write_buffer_manager_buffer_size(rocksdb_write_buffer_manager_t *wbm);
+
+/*
+ Changes the memory budget, for every holder.
+ solistore: stores value only
+
+ # Safety
+ `wbm` must be NULL (ignored) or a live handle.
+ */
+void rocksdb_write_buffer_manager_set_buffer_size(rocksdb_write_buffer_manager_t *wbm,
+                                                  size_t new_size);
+
+/*
+ Changes whether writes stall when the budget is exceeded, for every holder.
+ solistore: stores value only
+
+ # Safety
+ `wbm` must be NULL (ignored) or a live handle.
+ */
+void rocksdb_write_buffer_manager_set_allow_stall(rocksdb_write_buffer_manager_t *wbm,
+                                                  bool new_allow_stall);
+
+/*
+ Creates an empty batch. Returns a handle owned by the caller; release it with
+ `rocksdb_writebatch_destroy`. Never NULL.
+
+ # Safety
+ No preconditions.
+ */
+rocksdb_writebatch_t *rocksdb_writebatch_create(void);
+
+/*
+ Creates a batch from a serialized rep (as returned by `rocksdb_writebatch_data`; the
+ bytes are copied and, as in RocksDB, not validated here: a malformed rep fails when
+ written or iterated). Returns a handle owned by the caller, or NULL if `rep` is NULL
+ with a non-zero `size`.
+
+ # Safety
+ `rep` must address `size` readable bytes (or be NULL with 0).
+ */
+rocksdb_writebatch_t *rocksdb_writebatch_create_from(const char *rep, size_t size);
+
+/*
+ Creates an empty batch with RocksDB's parameters: `max_bytes` (0 = unlimited) is
+ enforced; `reserved_bytes` is a capacity hint; `protection_bytes_per_key` and
+ `default_cf_ts_sz` are kept but not acted on (no per-key checksums or timestamps yet).
+ Returns a handle owned by the caller. Never NULL.
+
+ # Safety
+ No preconditions.
+ */
+rocksdb_writebatch_t *rocksdb_writebatch_create_with_params(size_t reserved_bytes,
+                                                            size_t max_bytes,
+                                                            size_t protection_bytes_per_key,
+                                                            size_t default_cf_ts_sz);
+
+/*
+ Frees a batch. NULL is a no-op.
+
+ # Safety
+ `b` must be NULL or a live batch handle, not used again.
+ */
+void rocksdb_writebatch_destroy(rocksdb_writebatch_t *b);
+
+/*
+ Removes every record and save point.
+
+ # Safety
+ `b` must be NULL or a live batch handle.
+ */
+void rocksdb_writebatch_clear(rocksdb_writebatch_t *b);
+
+/*
+ The number of counted records (Put, Delete, SingleDelete, Merge, DeleteRange), 0 for
+ NULL.
+
+ # Safety
+ `b` must be NULL or a live batch handle.
+ */
+int rocksdb_writebatch_count(rocksdb_writebatch_t *b);
+
+/*
+ Adds a Put of `key` → `val` for the default column family.
+
+ # Safety
+ `b` must be NULL or a live batch handle; `key`/`val` address `klen`/`vlen` bytes.
+ */
+void rocksdb_writebatch_put(rocksdb_writebatch_t *b,
+                            const char *key,
+                            size_t klen,
+                            const char *val,
+                            size_t vlen);
+
+/*
+ Adds a Put for `column_family`.
+
+ # Safety
+ As `rocksdb_writebatch_put`; `column_family` must be NULL or a live handle.
+ */
+void rocksdb_writebatch_put_cf(rocksdb_writebatch_t *b,
+                               rocksdb_column_family_handle_t *column_family,
+                               const char *key,
+                               size_t klen,
+                               const char *val,
+                               size_t vlen);
+
+/*
+ Adds a Put whose key and value are the concatenations of the given parts.
+
+ # Safety
+ `b` must be NULL or a live batch handle; each list holds its count of entries, each
+ addressing its length in bytes.
+ */
+void rocksdb_writebatch_putv(rocksdb_writebatch_t *b,
+                             int num_keys,
+                             const char *const *keys_list,
+                             const size_t *keys_list_sizes,
+                             int num_values,
+                             const char *const *values_list,
+                             const size_t *values_list_sizes);
+
+/*
+ `rocksdb_writebatch_putv` for `column_family`.
+
+ # Safety
+ As `rocksdb_writebatch_putv`; `column_family` must be NULL or a live handle.
+ */
+void rocksdb_writebatch_putv_cf(rocksdb_writebatch_t *b,
+                                rocksdb_column_family_handle_t *column_family,
+                                int num_keys,
+                                const char *const *keys_list,
+                                const size_t *keys_list_sizes,
+                                int num_values,
+                                const char *const *values_list,
+                                const size_t *values_list_sizes);
+
+/*
+ Adds a Merge operand for the default column family (whether a merge operator exists is
+ checked when the batch is written).
+
+ # Safety
+ As `rocksdb_writebatch_put`.
+ */
+void rocksdb_writebatch_merge(rocksdb_writebatch_t *b,
+                              const char *key,
+                              size_t klen,
+                              const char *val,
+                              size_t vlen);
+
+/*
+ Adds a Merge for `column_family`.
+
+ # Safety
+ As `rocksdb_writebatch_put_cf`.
+ */
+void rocksdb_writebatch_merge_cf(rocksdb_writebatch_t *b,
+                                 rocksdb_column_family_handle_t *column_family,
+                                 const char *key,
+                                 size_t klen,
+                                 const char *val,
+                                 size_t vlen);
+
+/*
+ Adds a Merge whose key and operand are concatenations of parts.
+
+ # Safety
+ As `rocksdb_writebatch_putv`.
+ */
+void rocksdb_writebatch_mergev(rocksdb_writebatch_t *b,
+                               int num_keys,
+                               const char *const *keys_list,
+                               const size_t *keys_list_sizes,
+                               int num_values,
+                               const char *const *values_list,
+                               const size_t *values_list_sizes);
+
+/*
+ `rocksdb_writebatch_mergev` for `column_family`.
+
+ # Safety
+ As `rocksdb_writebatch_putv_cf`.
+ */
+void rocksdb_writebatch_mergev_cf(rocksdb_writebatch_t *b,
+                                  rocksdb_column_family_handle_t *column_family,
+                                  int num_keys,
+                                  const char *const *keys_list,
+                                  const size_t *keys_list_sizes,
+                                  int num_values,
+                                  const char *const *values_list,
+                                  const size_t *values_list_sizes);
+
+/*
+ Adds a Delete of `key` for the default column family.
+
+ # Safety
+ `b` must be NULL or a live batch handle; `key` addresses `klen` bytes.
+ */
+void rocksdb_writebatch_delete(rocksdb_writebatch_t *b, const char *key, size_t klen);
+
+/*
+ Adds a Delete for `column_family`.
+
+ # Safety
+ As `rocksdb_writebatch_delete`; `column_family` must be NULL or a live handle.
+ */
+void rocksdb_writebatch_delete_cf(rocksdb_writebatch_t *b,
+                                  rocksdb_column_family_handle_t *column_family,
+                                  const char *key,
+                                  size_t klen);
+
+/*
+ Adds a SingleDelete of `key` for the default column family.
+
+ # Safety
+ As `rocksdb_writebatch_delete`.
+ */
+void rocksdb_writebatch_singledelete(rocksdb_writebatch_t *b, const char *key, size_t klen);
+
+/*
+ Adds a SingleDelete for `column_family`.
+
+ # Safety
+ As `rocksdb_writebatch_delete_cf`.
+ */
+void rocksdb_writebatch_singledelete_cf(rocksdb_writebatch_t *b,
+                                        rocksdb_column_family_handle_t *column_family,
+                                        const char *key,
+                                        size_t klen);
+
+/*
+ Adds a Delete whose key is the concatenation of the given parts.
+
+ # Safety
+ `b` must be NULL or a live batch handle; the lists hold `num_keys` entries.
+ */
+void rocksdb_writebatch_deletev(rocksdb_writebatch_t *b,
+                                int num_keys,
+                                const char *const *keys_list,
+                                const size_t *keys_list_sizes);
+
+/*
+ `rocksdb_writebatch_deletev` for `column_family`.
+
+ # Safety
+ As `rocksdb_writebatch_deletev`; `column_family` must be NULL or a live handle.
+ */
+void rocksdb_writebatch_deletev_cf(rocksdb_writebatch_t *b,
+                                   rocksdb_column_family_handle_t *column_family,
+                                   int num_keys,
+                                   const char *const *keys_list,
+                                   const size_t *keys_list_sizes);
+
+/*
+ Adds a DeleteRange of `[start_key, end_key)` for the default column family.
+
+ # Safety
+ `b` must be NULL or a live batch handle; each key addresses its length in bytes.
+ */
+void rocksdb_writebatch_delete_range(rocksdb_writebatch_t *b,
+                                     const char *start_key,
+                                     size_t start_key_len,
+                                     const char *end_key,
+                                     size_t end_key_len);
+
+/*
+ `rocksdb_writebatch_delete_range` for `column_family`.
+
+ # Safety
+ As `rocksdb_writebatch_delete_range`; `column_family` must be NULL or a live handle.
+ */
+void rocksdb_writebatch_delete_range_cf(rocksdb_writebatch_t *b,
+                                        rocksdb_column_family_handle_t *column_family,
+                                        const char *start_key,
+                                        size_t start_key_len,
+                                        const char *end_key,
+                                        size_t end_key_len);
+
+/*
+ Adds a DeleteRange whose bounds are concatenations of `num_keys` parts each.
+
+ # Safety
+ `b` must be NULL or a live batch handle; the four lists hold `num_keys` entries.
+ */
+void rocksdb_writebatch_delete_rangev(rocksdb_writebatch_t *b,
+                                      int num_keys,
+                                      const char *const *start_keys_list,
+                                      const size_t *start_keys_list_sizes,
+                                      const char *const *end_keys_list,
+                                      const size_t *end_keys_list_sizes);
+
+/*
+ `rocksdb_writebatch_delete_rangev` for `column_family`.
+
+ # Safety
+ As `rocksdb_writebatch_delete_rangev`; `column_family` must be NULL or a live handle.
+ */
+void rocksdb_writebatch_delete_rangev_cf(rocksdb_writebatch_t *b,
+                                         rocksdb_column_family_handle_t *column_family,
+                                         int num_keys,
+                                         const char *const *start_keys_list,
+                                         const size_t *start_keys_list_sizes,
+                                         const char *const *end_keys_list,
+                                         const size_t *end_keys_list_sizes);
+
+/*
+ Attaches `blob` to the batch: stored in the WAL, never applied, not counted.
+
+ # Safety
+ `b` must be NULL or a live batch handle; `blob` addresses `len` bytes.
+ */
+void rocksdb_writebatch_put_log_data(rocksdb_writebatch_t *b, const char *blob, size_t len);
+
+/*
+ The batch's serialized rep (RocksDB's format: 12-byte header, then records), length in
+ `*size`. Borrowed: valid until the batch is changed or destroyed. NULL (`*size = 0`) for
+ a NULL batch.
+
+ # Safety
+ `b` must be NULL or a live batch handle, `size` NULL or writable.
+ */
+const char *rocksdb_writebatch_data(rocksdb_writebatch_t *b, size_t *size);
+
+/*
+ Remembers the current state so that `rocksdb_writebatch_rollback_to_save_point` can
+ return to it. Save points nest.
+
+ # Safety
+ `b` must be NULL or a live batch handle.
+ */
+void rocksdb_writebatch_set_save_point(rocksdb_writebatch_t *b);
+
+/*
+ Removes the records added since the most recent save point and pops it. Without one,
+ sets `*errptr` to `NotFound: `.
+
+ # Safety
+ `b` must be NULL or a live batch handle, `errptr` NULL or a valid errptr.
+ */
+void rocksdb_writebatch_rollback_to_save_point(rocksdb_writebatch_t *b, char **errptr);
+
+/*
+ Forgets the most recent save point (keeping the records). Without one, sets `*errptr` to
+ `NotFound: `.
+
+ # Safety
+ `b` must be NULL or a live batch handle, `errptr` NULL or a valid errptr.
+ */
+void rocksdb_writebatch_pop_save_point(rocksdb_writebatch_t *b, char **errptr);
+
+/*
+ Calls `put(state, k, klen, v, vlen)` and `deleted(state, k, klen)` for the batch's
+ default-family Puts and Deletes, in order. Default-family Merges, SingleDeletes and log
+ data are skipped; a record of another family, a DeleteRange or a transaction marker ends
+ the replay (RocksDB's behaviour). The slices are valid during the callback only.
+
+ # Safety
+ `b` must be NULL or a live batch handle; the callbacks must be NULL or functions of
+ these signatures, safe to call with `state`.
+ */
+void rocksdb_writebatch_iterate(rocksdb_writebatch_t *b,
+                                void *state,
+                                void (*put)(void*, const char*, size_t, const char*, size_t),
+                                void (*deleted)(void*, const char*, size_t));
+
+/*
+ `rocksdb_writebatch_iterate` that also reports log data blobs to `log_data`.
+
+ # Safety
+ As `rocksdb_writebatch_iterate`.
+ */
+void rocksdb_writebatch_iterate_ld(rocksdb_writebatch_t *b,
+                                   void *state,
+                                   void (*put)(void*, const char*, size_t, const char*, size_t),
+                                   void (*deleted)(void*, const char*, size_t),
+                                   void (*log_data)(void*, const char*, size_t));
+
+/*
+ Calls `put_cf`, `deleted_cf` and `merge_cf` with the column family id for every Put,
+ Delete and Merge, in order. Default-family SingleDeletes and log data are skipped; a
+ SingleDelete of another family, a DeleteRange or a transaction marker ends the replay.
+
+ # Safety
+ As `rocksdb_writebatch_iterate`.
+ */
+void rocksdb_writebatch_iterate_cf(rocksdb_writebatch_t *b,
+                                   void *state,
+                                   void (*put_cf)(void*,
+                                                  uint32_t,
+                                                  const char*,
+                                                  size_t,
+                                                  const char*,
+                                                  size_t),
+                                   void (*deleted_cf)(void*, uint32_t, const char*, size_t),
+                                   void (*merge_cf)(void*,
+                                                    uint32_t,
+                                                    const char*,
+                                                    size_t,
+                                                    const char*,
+                                                    size_t));
+
+/*
+ `rocksdb_writebatch_iterate_cf` that also reports log data blobs to `log_data`.
+
+ # Safety
+ As `rocksdb_writebatch_iterate`.
+ */
+void rocksdb_writebatch_iterate_cf_ld(rocksdb_writebatch_t *b,
+                                      void *state,
+                                      void (*put_cf)(void*,
+                                                     uint32_t,
+                                                     const char*,
+                                                     size_t,
+                                                     const char*,
+                                                     size_t),
+                                      void (*deleted_cf)(void*, uint32_t, const char*, size_t),
+                                      void (*merge_cf)(void*,
+                                                       uint32_t,
+                                                       const char*,
+                                                       size_t,
+                                                       const char*,
+                                                       size_t),
+                                      void (*log_data)(void*, const char*, size_t));
+
+/*
+ Creates write options with RocksDB's defaults (no sync, WAL on). Returns a handle owned
+ by the caller; release it with `rocksdb_writeoptions_destroy`. Never NULL.
+
+ # Safety
+ No preconditions.
+ */
+rocksdb_writeoptions_t *rocksdb_writeoptions_create(void);
+
+/*
+ Destroys write options. NULL is a no-op.
+
+ # Safety
+ `opt` must be NULL or a handle from `rocksdb_writeoptions_create`, not used again.
+ */
+void rocksdb_writeoptions_destroy(rocksdb_writeoptions_t *opt);
+
+/*
+ Syncs the WAL (fdatasync) before the write returns.
+
+ # Safety
+ `opt` must be NULL or a live write options handle.
+ */
+void rocksdb_writeoptions_set_sync(rocksdb_writeoptions_t *opt, unsigned char v);
+
+/*
+ Returns `sync` (0 for a NULL handle).
+
+ # Safety
+ `opt` must be NULL or a live write options handle.
+ */
+unsigned char rocksdb_writeoptions_get_sync(rocksdb_writeoptions_t *opt);
+
+/*
+ Skips the WAL when `disable` is non-zero: such writes are lost on a crash.
+
+ # Safety
+ `opt` must be NULL or a live write options handle.
+ */
+void rocksdb_writeoptions_disable_WAL(rocksdb_writeoptions_t *opt, int disable);
+
+/*
+ Returns `disable_WAL` (0 for a NULL handle).
+
+ # Safety
+ `opt` must be NULL or a live write options handle.
+ */
+unsigned char rocksdb_writeoptions_get_disable_WAL(rocksdb_writeoptions_t *opt);
+
+/*
+ Records for column families that do not exist (dropped) are skipped instead of failing
+ the write.
+
+ # Safety
+ `opt` must be NULL or a live write options handle.
+ */
+void rocksdb_writeoptions_set_ignore_missing_column_families(rocksdb_writeoptions_t *opt,
+                                                             unsigned char v);
+
+/*
+ Returns `ignore_missing_column_families` (0 for a NULL handle).
+
+ # Safety
+ `opt` must be NULL or a live write options handle.
+ */
+unsigned char rocksdb_writeoptions_get_ignore_missing_column_families(rocksdb_writeoptions_t *opt);
+
+/*
+ Fail with `Incomplete` instead of waiting when the write would stall.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL or a live write options handle.
+ */
+void rocksdb_writeoptions_set_no_slowdown(rocksdb_writeoptions_t *opt, unsigned char v);
+
+/*
+ Returns `no_slowdown` (0 for a NULL handle).
+
+ # Safety
+ `opt` must be NULL or a live write options handle.
+ */
+unsigned char rocksdb_writeoptions_get_no_slowdown(rocksdb_writeoptions_t *opt);
+
+/*
+ Marks the write low priority (throttled first under compaction pressure).
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL or a live write options handle.
+ */
+void rocksdb_writeoptions_set_low_pri(rocksdb_writeoptions_t *opt, unsigned char v);
+
+/*
+ Returns `low_pri` (0 for a NULL handle).
+
+ # Safety
+ `opt` must be NULL or a live write options handle.
+ */
+unsigned char rocksdb_writeoptions_get_low_pri(rocksdb_writeoptions_t *opt);
+
+/*
+ Keeps a memtable insert hint per batch (helps batches of sequential keys).
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL or a live write options handle.
+ */
+void rocksdb_writeoptions_set_memtable_insert_hint_per_batch(rocksdb_writeoptions_t *opt,
+                                                             unsigned char v);
+
+/*
+ Returns `memtable_insert_hint_per_batch` (0 for a NULL handle).
+
+ # Safety
+ `opt` must be NULL or a live write options handle.
+ */
+unsigned char rocksdb_writeoptions_get_memtable_insert_hint_per_batch(rocksdb_writeoptions_t *opt);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -14,7 +14,9 @@
 //! each task. A step whose inputs exceed `max_compaction_bytes` is split: the task covers a
 //! prefix and the next call resumes after it.
 
-use super::picker::{CompactionReason, CompactionTask, Inputs, LevelsSummary, Picker, PickerOptions};
+use super::picker::{
+    CompactionReason, CompactionTask, Inputs, LevelsSummary, Picker, PickerOptions,
+};
 use crate::key::Comparator;
 
 /// Where a manual step writes.
@@ -134,6 +136,9 @@ impl ManualCompaction {
 
 struct Conflict;
 
+/// A step's task and, when the step was cut short, the key to resume from.
+type StepTask = (CompactionTask, Option<Vec<u8>>);
+
 /// One step's task (RocksDB `CompactionPicker::CompactRange`), with the key to resume from
 /// when the step was cut short by `max_compaction_bytes`.
 fn pick_step(
@@ -141,7 +146,7 @@ fn pick_step(
     step: ManualStep,
     lo: Option<&[u8]>,
     hi: Option<&[u8]>,
-) -> Result<Option<(CompactionTask, Option<Vec<u8>>)>, Conflict> {
+) -> Result<Option<StepTask>, Conflict> {
     let level = step.input_level;
     let output = match step.output {
         ManualOutput::Level(l) => l,
@@ -178,7 +183,9 @@ fn pick_step(
     if p.busy(level, &start) {
         return Err(Conflict);
     }
-    let out = p.setup_output_inputs(level, output, &mut start).ok_or(Conflict)?;
+    let out = p
+        .setup_output_inputs(level, output, &mut start)
+        .ok_or(Conflict)?;
     let resume = if partial && level > 0 {
         start
             .iter()
@@ -188,6 +195,14 @@ fn pick_step(
     } else {
         None
     };
-    let task = p.build_task(level, output, start, out, CompactionReason::ManualCompaction, -1.0, true);
+    let task = p.build_task(
+        level,
+        output,
+        start,
+        out,
+        CompactionReason::ManualCompaction,
+        -1.0,
+        true,
+    );
     Ok(Some((task, resume)))
 }

@@ -9,6 +9,7 @@
 //! The *mechanism* (merging iterators, writing SSTs, logging the VersionEdit) belongs in a
 //! separate job module that consumes these tasks. Design notes: `docs/design/compaction.md`.
 
+pub mod filter;
 pub mod manual;
 pub mod picker;
 

@@ -199,7 +199,9 @@ pub struct CompactionTask {
 impl CompactionTask {
     /// Every input file number, all levels.
     pub fn input_numbers(&self) -> impl Iterator<Item = u64> + '_ {
-        self.inputs.iter().flat_map(|(_, files)| files.iter().copied())
+        self.inputs
+            .iter()
+            .flat_map(|(_, files)| files.iter().copied())
     }
 }
 
@@ -346,7 +348,8 @@ fn scores_with(
                 }
                 let base_target = targets.max_bytes[targets.base_level];
                 if size > base_target {
-                    let base_size: u64 = v.files(targets.base_level).iter().map(|f| comp.of(f)).sum();
+                    let base_size: u64 =
+                        v.files(targets.base_level).iter().map(|f| comp.of(f)).sum();
                     score = score.max(size as f64 / base_size.max(base_target) as f64);
                 }
                 if score > 1.0 {
@@ -423,7 +426,11 @@ impl CompensatedSizes {
 ///
 /// The caller marks the returned inputs `being_compacted` (and adds a [`RunningCompaction`])
 /// before picking again.
-pub fn pick(v: &LevelsSummary, o: &PickerOptions, comparator: &dyn Comparator) -> Option<CompactionTask> {
+pub fn pick(
+    v: &LevelsSummary,
+    o: &PickerOptions,
+    comparator: &dyn Comparator,
+) -> Option<CompactionTask> {
     if o.disable_auto_compactions {
         return None;
     }
@@ -486,7 +493,12 @@ impl<'a> Picker<'a> {
     }
 
     /// Does `f` intersect `[lo, hi]` (inclusive; `None` is unbounded)?
-    pub(crate) fn file_overlaps(&self, f: &FileSummary, lo: Option<&[u8]>, hi: Option<&[u8]>) -> bool {
+    pub(crate) fn file_overlaps(
+        &self,
+        f: &FileSummary,
+        lo: Option<&[u8]>,
+        hi: Option<&[u8]>,
+    ) -> bool {
         let before = lo.is_some_and(|lo| self.lt(&f.largest, lo));
         let after = hi.is_some_and(|hi| self.lt(hi, &f.smallest));
         !before && !after
@@ -535,8 +547,16 @@ impl<'a> Picker<'a> {
                 out = Some(match out {
                     None => (&f.smallest, &f.largest),
                     Some((lo, hi)) => (
-                        if self.lt(&f.smallest, lo) { &f.smallest } else { lo },
-                        if self.lt(hi, &f.largest) { &f.largest } else { hi },
+                        if self.lt(&f.smallest, lo) {
+                            &f.smallest
+                        } else {
+                            lo
+                        },
+                        if self.lt(hi, &f.largest) {
+                            &f.largest
+                        } else {
+                            hi
+                        },
                     ),
                 });
             }
@@ -583,7 +603,9 @@ impl<'a> Picker<'a> {
     pub(crate) fn l0_non_overlapping(&self) -> bool {
         let mut files: Vec<&FileSummary> = self.v.files(0).iter().collect();
         files.sort_by(|a, b| self.cmp.compare(&a.smallest, &b.smallest));
-        files.windows(2).all(|w| self.lt(&w[0].largest, &w[1].smallest))
+        files
+            .windows(2)
+            .all(|w| self.lt(&w[0].largest, &w[1].smallest))
     }
 
     /// Order in which to try the files of `level` (`kMinOverlappingRatio`): least bytes
@@ -743,7 +765,12 @@ impl<'a> Picker<'a> {
     /// Adds the output-level files overlapping `start`, then tries to take more start-level
     /// files that fit under the same output files (RocksDB `SetupOtherInputs`).
     /// `None` when an output file or the output range is busy.
-    pub(crate) fn setup_output_inputs(&self, level: usize, output: usize, start: &mut Inputs) -> Option<Inputs> {
+    pub(crate) fn setup_output_inputs(
+        &self,
+        level: usize,
+        output: usize,
+        start: &mut Inputs,
+    ) -> Option<Inputs> {
         if level == output {
             return Some(Vec::new());
         }
@@ -758,14 +785,16 @@ impl<'a> Picker<'a> {
                 return None;
             }
             let (all_lo, all_hi) = self.range(&[(level, start), (output, &out)])?;
-            let grown = self.clean_cut(level, self.overlapping(level, Some(&all_lo), Some(&all_hi)));
+            let grown =
+                self.clean_cut(level, self.overlapping(level, Some(&all_lo), Some(&all_hi)));
             let out_bytes = self.bytes(output, &out);
             if grown.len() > start.len()
                 && !self.busy(level, &grown)
                 && out_bytes.saturating_add(self.bytes(level, &grown)) < self.o.max_compaction_bytes
             {
                 if let Some((nlo, nhi)) = self.range(&[(level, &grown)]) {
-                    let new_out = self.clean_cut(output, self.overlapping(output, Some(&nlo), Some(&nhi)));
+                    let new_out =
+                        self.clean_cut(output, self.overlapping(output, Some(&nlo), Some(&nhi)));
                     if new_out.len() == out.len() && !self.busy(output, &new_out) {
                         *start = grown;
                     }
@@ -793,7 +822,10 @@ impl<'a> Picker<'a> {
         while limit < files.len() {
             bytes = bytes.saturating_add(files[limit].size);
             let new_per_file = bytes / limit as u64;
-            if files[limit].being_compacted || new_per_file > per_file || bytes > self.o.max_compaction_bytes {
+            if files[limit].being_compacted
+                || new_per_file > per_file
+                || bytes > self.o.max_compaction_bytes
+            {
                 break;
             }
             per_file = new_per_file;
@@ -803,12 +835,26 @@ impl<'a> Picker<'a> {
             return None;
         }
         let start: Inputs = (0..limit).collect();
-        Some(self.build_task(0, 0, start, Vec::new(), CompactionReason::LevelL0FilesNum, score, true))
+        Some(self.build_task(
+            0,
+            0,
+            start,
+            Vec::new(),
+            CompactionReason::LevelL0FilesNum,
+            score,
+            true,
+        ))
     }
 
     /// Might a key of `[lo, hi]` exist in a sorted run older than the output?
     /// `last_l0` is the oldest L0 input when the output is L0.
-    fn range_exists_below(&self, output: usize, last_l0: Option<usize>, lo: &[u8], hi: &[u8]) -> bool {
+    fn range_exists_below(
+        &self,
+        output: usize,
+        last_l0: Option<usize>,
+        lo: &[u8],
+        hi: &[u8],
+    ) -> bool {
         if output == 0 {
             let files = self.v.files(0);
             let from = last_l0.map_or(0, |i| i + 1);
@@ -822,7 +868,10 @@ impl<'a> Picker<'a> {
         (output + 1..self.n).any(|l| !self.overlapping(l, Some(lo), Some(hi)).is_empty())
     }
 
-    #[expect(clippy::too_many_arguments, reason = "internal constructor of a plain record")]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "internal constructor of a plain record"
+    )]
     pub(crate) fn build_task(
         &self,
         level: usize,
@@ -857,7 +906,11 @@ impl<'a> Picker<'a> {
                 };
                 f.size.saturating_add(below) <= self.o.max_compaction_bytes
             });
-        let last_l0 = if level == 0 { start.iter().copied().max() } else { None };
+        let last_l0 = if level == 0 {
+            start.iter().copied().max()
+        } else {
+            None
+        };
         let bottommost = !self.range_exists_below(output, last_l0, &lo, &hi);
         let target_file_size = if output == 0 {
             u64::MAX

@@ -3,8 +3,9 @@
 //! ones, and the handles users hold.
 //!
 //! Lock discipline: `ColumnFamilySet` is guarded by `DbInner::cfs` (a read-write lock; writers
-//! of the set are create, drop and open). A family's memtable pointer is guarded by its own
-//! `mem` lock, held only long enough to clone the `Arc`.
+//! of the set are create, drop and open). A family's read view (`SuperVersion`) sits behind
+//! its own `sv` lock, held only long enough to clone or swap the `Arc`; every swap (memtable
+//! switch, flush, compaction) happens with `DbInner::versions` held, so swaps never race.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -12,10 +13,20 @@ use std::sync::Arc;
 
 use parking_lot::{Mutex, RwLock};
 
+use super::super_version::SuperVersion;
 use crate::key::InternalKeyComparator;
 use crate::memtable::MemTable;
 use crate::options::ColumnFamilyOptions;
 use crate::range_del::FragmentedRangeTombstones;
+use crate::version::version::Version;
+
+/// An immutable memtable waiting for flush, with the WAL number that was started when it was
+/// switched out: once it is in a table, WALs below that number hold nothing of this family.
+#[derive(Clone)]
+pub(crate) struct ImmMemTable {
+    pub(crate) mem: Arc<MemTable>,
+    pub(crate) next_log_number: u64,
+}
 
 /// One column family's live state.
 pub struct ColumnFamilyData {
@@ -23,8 +34,11 @@ pub struct ColumnFamilyData {
     pub(crate) name: String,
     pub(crate) options: ColumnFamilyOptions,
     pub(crate) icmp: InternalKeyComparator,
-    /// The active memtable. Guarded by this lock; swapped only by a memtable switch.
-    mem: RwLock<Arc<MemTable>>,
+    /// The read view. Swapped under `DbInner::versions`.
+    sv: RwLock<Arc<SuperVersion>>,
+    /// Immutable memtables, oldest first. Guarded by `DbInner::versions`.
+    pub(crate) imms: Mutex<Vec<ImmMemTable>>,
+
     /// Set once the family is dropped; writes to it then fail.
     dropped: AtomicBool,
     /// Fragmented range tombstones of the active memtable, rebuilt when their count changes.
@@ -41,15 +55,22 @@ impl std::fmt::Debug for ColumnFamilyData {
 }
 
 impl ColumnFamilyData {
-    pub(crate) fn new(id: u32, name: String, options: ColumnFamilyOptions) -> Self {
+    pub(crate) fn new(
+        id: u32,
+        name: String,
+        options: ColumnFamilyOptions,
+        version: Version,
+    ) -> Self {
         let icmp = InternalKeyComparator::new(options.comparator.clone());
         let mem = Arc::new(MemTable::new(icmp.clone()));
+        let sv = SuperVersion::new(mem, Vec::new(), Arc::new(version));
         ColumnFamilyData {
             id,
             name,
             options,
             icmp,
-            mem: RwLock::new(mem),
+            sv: RwLock::new(Arc::new(sv)),
+            imms: Mutex::new(Vec::new()),
             dropped: AtomicBool::new(false),
             tombstones: Mutex::new(None),
         }
@@ -65,7 +86,38 @@ impl ColumnFamilyData {
         &self.options
     }
     pub(crate) fn mem(&self) -> Arc<MemTable> {
-        self.mem.read().clone()
+        self.sv.read().mem.clone()
+    }
+    pub(crate) fn super_version(&self) -> Arc<SuperVersion> {
+        self.sv.read().clone()
+    }
+    /// Installs a new read view. Call with `DbInner::versions` held.
+    pub(crate) fn install(&self, sv: SuperVersion) {
+        *self.sv.write() = Arc::new(sv);
+    }
+    /// The compaction filter for one compaction: the options' filter, or a new one from the
+    /// factory.
+    pub(crate) fn compaction_filter(
+        &self,
+        task: &crate::compaction::picker::CompactionTask,
+    ) -> Option<Arc<dyn crate::compaction::filter::CompactionFilter>> {
+        if let Some(f) = &self.options.compaction_filter {
+            return Some(f.clone());
+        }
+        let factory = self.options.compaction_filter_factory.as_ref()?;
+        let ctx = crate::compaction::filter::FilterContext {
+            is_full_compaction: task.start_level == 0 && task.bottommost,
+            is_manual_compaction: matches!(
+                task.reason,
+                crate::compaction::picker::CompactionReason::ManualCompaction
+            ),
+        };
+        factory.create(&ctx).map(Arc::from)
+    }
+
+    /// A new empty memtable for this family.
+    pub(crate) fn new_memtable(&self) -> Arc<MemTable> {
+        Arc::new(MemTable::new(self.icmp.clone()))
     }
     pub(crate) fn is_dropped(&self) -> bool {
         self.dropped.load(Ordering::Acquire)

@@ -9,9 +9,16 @@
 //! Stages live in sibling files: `open` (open, recovery, destroy, list column families),
 //! `write` (group commit), `read` (get, multi_get, iterators, snapshots), `column_family`.
 
+mod background;
+mod checkpoint;
 pub mod column_family;
+mod compact;
+mod flush;
 mod open;
+mod properties;
 mod read;
+mod super_version;
+mod table_cache;
 mod write;
 
 use std::path::PathBuf;
@@ -64,6 +71,18 @@ pub(crate) struct DbInner {
     pub(crate) bg_error: Mutex<Option<Error>>,
     pub(crate) closed: AtomicBool,
     pub(crate) stats: Stats,
+    pub(crate) table_cache: table_cache::TableCache,
+    /// One compaction at a time per DB (their inputs must not overlap).
+    pub(crate) compaction_lock: Mutex<()>,
+    /// Table files out of the current versions, deleted once no reader's view names them.
+    pub(crate) obsolete_tables: Mutex<Vec<Arc<crate::version::edit::FileMetaData>>>,
+    /// The memtable budget this DB charges (see `charge_memtables`).
+    pub(crate) write_buffer_manager: Option<Arc<crate::cache::WriteBufferManager>>,
+    /// Bytes of memtable memory currently charged to `write_buffer_manager`.
+    pub(crate) charged_memory: Mutex<usize>,
+    /// Set by a write with `disable_wal`: such data must be flushed at close.
+    pub(crate) unlogged_writes: AtomicBool,
+    pub(crate) background: background::Background,
 }
 
 impl DbInner {
@@ -85,6 +104,55 @@ impl DbInner {
             return Err(err);
         }
         Ok(())
+    }
+
+    /// Brings the write buffer manager's charge in line with the memtables' memory (active
+    /// and immutable, every family), and when the shared budget asks for a flush, switches
+    /// the largest active memtable. The switch needs leader context, so `may_switch` is set
+    /// only by the write leader.
+    pub(crate) fn charge_memtables(&self, may_switch: bool) -> Result<()> {
+        let Some(wbm) = &self.write_buffer_manager else {
+            return Ok(());
+        };
+        let cfds: Vec<Arc<ColumnFamilyData>> = self.cfs.read().iter().cloned().collect();
+        let mut total = 0usize;
+        let mut largest: Option<(usize, &Arc<ColumnFamilyData>)> = None;
+        for cfd in &cfds {
+            let sv = cfd.super_version();
+            let active = sv.mem.approximate_memory_usage();
+            total += active
+                + sv.imms
+                    .iter()
+                    .map(|m| m.approximate_memory_usage())
+                    .sum::<usize>();
+            if largest.is_none_or(|(b, _)| active > b) {
+                largest = Some((active, cfd));
+            }
+        }
+        {
+            let mut charged = self.charged_memory.lock();
+            if total > *charged {
+                wbm.reserve_mem(total - *charged);
+            } else if total < *charged {
+                wbm.free_mem(*charged - total);
+            }
+            *charged = total;
+        }
+        if may_switch && wbm.should_flush() {
+            if let Some((bytes, cfd)) = largest {
+                if bytes > 0 {
+                    return self.switch_memtable(cfd);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Brings the version set's last sequence up to the live one before an edit is logged.
+    pub(crate) fn sync_last_sequence(&self, vs: &mut VersionSet) {
+        vs.last_sequence = vs
+            .last_sequence
+            .max(self.last_sequence.load(Ordering::Acquire));
     }
 
     fn cfd(&self, cf: &ColumnFamilyHandle) -> Result<Arc<ColumnFamilyData>> {
@@ -216,8 +284,14 @@ impl Db {
             max_column_family: Some(id),
             ..Default::default()
         };
+        inner.sync_last_sequence(&mut vs);
         vs.log_and_apply(edit).map_err(|e| inner.poison(e))?;
-        let cfd = Arc::new(ColumnFamilyData::new(id, name.to_string(), opts));
+        let num_levels = usize::try_from(opts.num_levels).unwrap_or(7).max(1);
+        let version = crate::version::version::Version::new(
+            num_levels,
+            crate::key::InternalKeyComparator::new(opts.comparator.clone()),
+        );
+        let cfd = Arc::new(ColumnFamilyData::new(id, name.to_string(), opts, version));
         inner.cfs.write().insert(cfd.clone());
         Ok(ColumnFamilyHandle { cfd })
     }
@@ -242,6 +316,7 @@ impl Db {
             column_family_drop: true,
             ..Default::default()
         };
+        inner.sync_last_sequence(&mut vs);
         vs.log_and_apply(edit).map_err(|e| inner.poison(e))?;
         cf.cfd.mark_dropped();
         inner.cfs.write().remove(cf.cfd.id);
@@ -355,6 +430,66 @@ impl Db {
         self.inner.last_sequence.load(Ordering::Acquire)
     }
 
+    /// Flushes the column family's memtable into a level-0 table (RocksDB's `Flush`); with
+    /// `wait`, returns once it is written.
+    ///
+    /// # Errors
+    /// The background error, if the flush failed.
+    pub fn flush(&self, cf: &ColumnFamilyHandle, wait: bool) -> Result<()> {
+        let inner = self.inner.clone();
+        inner.check_writable()?;
+        let cfd = inner.cfd(cf)?;
+        let worker = inner.clone();
+        inner.run_exclusive(Box::new(move || worker.switch_memtable(&cfd)))?;
+        if wait {
+            inner.background.wait_for_flushes();
+            if let Some(err) = inner.bg_error.lock().clone() {
+                return Err(err);
+            }
+        }
+        Ok(())
+    }
+
+    /// Compacts `[begin, end]` (None = unbounded) of one column family, after flushing its
+    /// memtable: afterwards the range sits in one level and deleted data is physically gone
+    /// (RocksDB's `CompactRange`).
+    ///
+    /// # Errors
+    /// I/O and corruption errors; the background error if the DB is poisoned.
+    pub fn compact_range(
+        &self,
+        cf: &ColumnFamilyHandle,
+        begin: Option<&[u8]>,
+        end: Option<&[u8]>,
+    ) -> Result<()> {
+        self.flush(cf, true)?;
+        let cfd = self.inner.cfd(cf)?;
+        self.inner
+            .compact_range(&cfd, begin, end)
+            .map_err(|e| self.inner.poison(e))
+    }
+
+    /// Flushes every column family.
+    pub fn flush_all(&self, wait: bool) -> Result<()> {
+        let handles: Vec<ColumnFamilyHandle> = self
+            .inner
+            .cfs
+            .read()
+            .iter()
+            .map(|c| ColumnFamilyHandle { cfd: c.clone() })
+            .collect();
+        for h in &handles {
+            self.flush(h, false)?;
+        }
+        if wait {
+            self.inner.background.wait_for_flushes();
+            if let Some(err) = self.inner.bg_error.lock().clone() {
+                return Err(err);
+            }
+        }
+        Ok(())
+    }
+
     /// Hands buffered WAL bytes to the OS (`manual_wal_flush`), then syncs when asked.
     pub fn flush_wal(&self, sync: bool) -> Result<()> {
         self.inner.flush_wal(sync)
@@ -375,7 +510,7 @@ impl Db {
 
     /// A property's text value (RocksDB's names), or None for an unknown property.
     pub fn property(&self, cf: &ColumnFamilyHandle, name: &str) -> Option<String> {
-        read::property(&self.inner, cf, name)
+        properties::property(&self.inner, cf, name)
     }
 
     /// The DB's identity (the `IDENTITY` file's content).
@@ -391,9 +526,21 @@ impl Db {
     /// lock. Handles that outlive it can still read what they saw; writes fail. Idempotent.
     pub fn close(&self) -> Result<()> {
         let inner = &self.inner;
+        if inner.closed.load(Ordering::Acquire) {
+            return Ok(());
+        }
+        // Writes that skipped the WAL survive only in tables: flush them first.
+        if !inner.read_only
+            && inner.unlogged_writes.load(Ordering::Acquire)
+            && inner.bg_error.lock().is_none()
+        {
+            let _ = self.flush_all(true);
+        }
         if inner.closed.swap(true, Ordering::AcqRel) {
             return Ok(());
         }
+        inner.background.shutdown();
+        inner.release_memtable_charge();
         // Wait out an in-flight group: the leader holds `wal` while it appends.
         let res = {
             let mut wal = inner.write.wal.lock();
@@ -408,6 +555,20 @@ impl Db {
         res
     }
 
+    /// Test hook: stops the DB as a process kill would, at this point: background work is
+    /// stopped after its current step, the lock is released, and the WAL is dropped without
+    /// pushing out what a `manual_wal_flush` buffer holds. Files keep what reached the OS.
+    #[doc(hidden)]
+    pub fn simulate_crash(&self) {
+        let inner = &self.inner;
+        if inner.closed.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        inner.background.shutdown();
+        *inner.write.wal.lock() = None;
+        inner.lock.lock().take();
+    }
+
     /// Test hook: true when this handle and `other` share one open DB.
     #[doc(hidden)]
     pub fn same_db(&self, other: &Db) -> bool {
@@ -415,8 +576,21 @@ impl Db {
     }
 }
 
+impl DbInner {
+    /// Returns every byte this DB charged to its write buffer manager (at close).
+    fn release_memtable_charge(&self) {
+        if let Some(wbm) = &self.write_buffer_manager {
+            let mut charged = self.charged_memory.lock();
+            wbm.free_mem(*charged);
+            *charged = 0;
+        }
+    }
+}
+
 impl Drop for DbInner {
     fn drop(&mut self) {
+        self.background.stop_without_join();
+        self.release_memtable_charge();
         if let Some(log) = self.write.wal.get_mut().as_mut() {
             let _ = log.flush();
         }

@@ -19,17 +19,22 @@ use std::sync::Arc;
 
 use parking_lot::{Mutex, RwLock};
 
-use super::column_family::{ColumnFamilyData, ColumnFamilyHandle, ColumnFamilySet};
+use super::background::Background;
+use super::column_family::{ColumnFamilyData, ColumnFamilyHandle, ColumnFamilySet, ImmMemTable};
+use super::super_version::SuperVersion;
+use super::table_cache::TableCache;
 use super::write::{insert_batch, WriteQueue};
 use super::{Db, DbInner, Stats};
 use crate::batch::WriteBatch;
 use crate::error::{Error, Result};
 use crate::fs::filename::{self, FileType};
 use crate::fs::{default_fs, FileSystem};
+use crate::key::InternalKeyComparator;
 use crate::memtable::MemTable;
 use crate::options::{ColumnFamilyOptions, DbOptions, WalRecoveryMode};
 use crate::version::edit::VersionEdit;
 use crate::version::set::VersionSet;
+use crate::version::version::Version;
 use crate::wal::reader::{LogReader, ReadOutcome};
 use crate::wal::writer::LogWriter;
 
@@ -101,15 +106,17 @@ pub(crate) fn open(
                         )));
                     }
                 }
-                if meta.num_files() > 0 {
-                    return Err(Error::not_supported(format!(
-                        "column family {cf_name} has table files, which this version of solistore cannot read yet"
-                    )));
-                }
+                let num_levels = usize::try_from(cf_opts.num_levels).unwrap_or(7).max(1);
+                let version = Version::from_files(
+                    num_levels,
+                    InternalKeyComparator::new(cf_opts.comparator.clone()),
+                    &meta.files,
+                );
                 cfs.insert(Arc::new(ColumnFamilyData::new(
                     id,
                     cf_name.clone(),
                     cf_opts.clone(),
+                    version,
                 )));
             }
             None if opts.create_missing_column_families && !read_only => {
@@ -167,26 +174,6 @@ pub(crate) fn open(
         }
     }
 
-    let mut wal = None;
-    let mut wal_number = 0;
-    if !read_only {
-        wal_number = vs.new_file_number();
-        let mut log = LogWriter::new(
-            fs.new_writable(&filename::wal_file(&path, wal_number))?,
-            wal_number,
-            false,
-        );
-        log.set_buffered(opts.manual_wal_flush);
-        wal = Some(log);
-        let mut edit = VersionEdit::default();
-        if vs.db_id.is_none() && opts.write_dbid_to_manifest {
-            vs.db_id = read_identity(fs.as_ref(), &path);
-        }
-        edit.last_sequence = Some(last_seq);
-        vs.write_snapshot_manifest(edit)?;
-        fs.sync_dir(&path)?;
-    }
-
     let inner = Arc::new(DbInner {
         name: name.to_string(),
         path: path.clone(),
@@ -196,14 +183,30 @@ pub(crate) fn open(
         lock: Mutex::new(lock),
         versions: Mutex::new(vs),
         cfs: RwLock::new(cfs),
-        write: WriteQueue::new(wal),
-        wal_number: AtomicU64::new(wal_number),
+        write: WriteQueue::new(None),
+        wal_number: AtomicU64::new(0),
         last_sequence: AtomicU64::new(last_seq),
         snapshots: Default::default(),
         bg_error: Mutex::new(None),
         closed: AtomicBool::new(false),
         stats: Stats::default(),
+        table_cache: TableCache::new(path.clone()),
+        compaction_lock: Mutex::new(()),
+        obsolete_tables: Mutex::new(Vec::new()),
+        unlogged_writes: AtomicBool::new(false),
+        write_buffer_manager: opts.write_buffer_manager.clone().or_else(|| {
+            usize::try_from(opts.db_write_buffer_size)
+                .ok()
+                .filter(|n| *n > 0)
+                .map(|n| Arc::new(crate::cache::WriteBufferManager::new(n, None, false)))
+        }),
+        charged_memory: Mutex::new(0),
+        background: Default::default(),
     });
+    if !read_only {
+        start_writable(&inner, last_seq)?;
+        Background::start(&inner);
+    }
     let db = Db { inner };
     for (cf_name, cf_opts) in to_create {
         db.create_column_family(cf_opts.clone(), cf_name)?;
@@ -220,6 +223,73 @@ pub(crate) fn open(
         delete_obsolete_files(&db.inner);
     }
     Ok((db, handles))
+}
+
+/// The writable half of open: flushes what the WALs held into level-0 tables (unless
+/// `avoid_flush_during_recovery`), starts a new WAL, writes the MANIFEST snapshot that names
+/// it, and deletes the WALs nothing needs any more. Afterwards the directory looks as RocksDB
+/// leaves it after its own recovery.
+fn start_writable(inner: &Arc<DbInner>, last_seq: u64) -> Result<()> {
+    let wal_number = inner.versions.lock().new_file_number();
+    let cfds: Vec<Arc<ColumnFamilyData>> = inner.cfs.read().iter().cloned().collect();
+    let flush = !inner.options.avoid_flush_during_recovery;
+    for cfd in &cfds {
+        let sv = cfd.super_version();
+        if flush && !sv.mem.is_empty() {
+            let imm = ImmMemTable {
+                mem: sv.mem.clone(),
+                next_log_number: wal_number,
+            };
+            let number = inner.versions.lock().new_file_number();
+            let meta = inner.write_level0_table(cfd, std::slice::from_ref(&imm), number)?;
+            let mut edit = VersionEdit {
+                column_family: cfd.id,
+                ..Default::default()
+            };
+            if let Some(meta) = meta {
+                edit.new_files.push((0, meta.clone()));
+                if let Some(m) = inner.versions.lock().column_families.get_mut(&cfd.id) {
+                    m.files.entry(0).or_default().push(meta);
+                }
+            }
+            cfd.install(SuperVersion::new(
+                cfd.new_memtable(),
+                Vec::new(),
+                Arc::new(sv.version.apply(&edit)),
+            ));
+        }
+        if flush || sv.mem.is_empty() {
+            if let Some(m) = inner.versions.lock().column_families.get_mut(&cfd.id) {
+                m.log_number = wal_number;
+            }
+        }
+    }
+    let mut log = LogWriter::new(
+        inner
+            .fs
+            .new_writable(&filename::wal_file(&inner.path, wal_number))?,
+        wal_number,
+        false,
+    );
+    log.set_buffered(inner.options.manual_wal_flush);
+    *inner.write.wal.lock() = Some(log);
+    inner
+        .wal_number
+        .store(wal_number, std::sync::atomic::Ordering::Release);
+    {
+        let mut vs = inner.versions.lock();
+        if vs.db_id.is_none() && inner.options.write_dbid_to_manifest {
+            vs.db_id = read_identity(inner.fs.as_ref(), &inner.path);
+        }
+        let edit = VersionEdit {
+            last_sequence: Some(last_seq),
+            ..Default::default()
+        };
+        vs.write_snapshot_manifest(edit)?;
+    }
+    inner.fs.sync_dir(&inner.path)?;
+    inner.delete_obsolete_wals();
+    Ok(())
 }
 
 /// Creates the files of an empty DB: IDENTITY, MANIFEST-000001 and CURRENT.

@@ -12,14 +12,19 @@ use std::sync::Arc;
 use parking_lot::Mutex;
 
 use super::column_family::{ColumnFamilyData, ColumnFamilyHandle};
+use super::super_version::SuperVersion;
+use super::table_cache::table_get;
 use super::DbInner;
 use crate::error::{Error, Result};
 use crate::iter::db_iter::DbIter;
+use crate::iter::level::{LevelIterator, OpenFile};
+use crate::iter::merging::MergingIterator;
 use crate::iter::InternalIterator;
 use crate::key::{SequenceNumber, ValueType};
 use crate::merge::MERGE_FAILED_MESSAGE;
 use crate::options::ReadOptions;
-use crate::range_del::FragmentedRangeTombstones;
+use crate::range_del::{FragmentedRangeTombstones, RangeTombstone};
+use crate::version::edit::FileMetaData;
 
 /// Live snapshots: sequence number → how many snapshots hold it. Compaction (later) keeps
 /// every version a snapshot can see.
@@ -44,11 +49,11 @@ impl SnapshotList {
     pub(crate) fn count(&self) -> usize {
         self.live.lock().values().sum()
     }
+    /// Every live snapshot's sequence number, ascending (compaction keeps what they see).
+    pub(crate) fn all(&self) -> Vec<SequenceNumber> {
+        self.live.lock().keys().copied().collect()
+    }
     /// The oldest live snapshot's sequence number.
-    #[expect(
-        dead_code,
-        reason = "compaction (issue 3) keeps versions this snapshot sees"
-    )]
     pub(crate) fn oldest(&self) -> Option<SequenceNumber> {
         self.live.lock().keys().next().copied()
     }
@@ -111,7 +116,7 @@ impl DbInner {
         key: &[u8],
     ) -> Result<Option<Vec<u8>>> {
         let read_seq = self.read_seq(ro);
-        let res = get_at(cfd, key, read_seq);
+        let res = self.get_at(cfd, key, read_seq);
         if let Ok(Some(v)) = &res {
             self.stats.keys_read.fetch_add(1, Ordering::Relaxed);
             self.stats
@@ -130,7 +135,7 @@ impl DbInner {
         keys.iter()
             .map(|(cf, key)| {
                 let cfd = self.cfd(cf)?;
-                let res = get_at(&cfd, key, read_seq);
+                let res = self.get_at(&cfd, key, read_seq);
                 if let Ok(Some(v)) = &res {
                     self.stats.keys_read.fetch_add(1, Ordering::Relaxed);
                     self.stats
@@ -143,59 +148,125 @@ impl DbInner {
     }
 }
 
-/// Looks `key` up in `cfd` as of `read_seq`.
-fn get_at(cfd: &ColumnFamilyData, key: &[u8], read_seq: SequenceNumber) -> Result<Option<Vec<u8>>> {
-    let mem = cfd.mem();
-    let tombstones = cfd.tombstones(&mem);
-    let covered_below = tombstones
-        .as_ref()
-        .map(|t| t.max_covering_seq(key, read_seq))
-        .unwrap_or(0);
-    let mut operands: Vec<Vec<u8>> = Vec::new();
-    let mut outcome = Lookup::NotFound;
-    mem.get(key, read_seq, &mut |seq, t, value| {
-        if seq < covered_below {
-            outcome = Lookup::Deleted;
-            return false;
+impl DbInner {
+    /// The range tombstones of a table file (opening it if needed).
+    pub(crate) fn table_tombstones(
+        &self,
+        cfd: &ColumnFamilyData,
+        f: &FileMetaData,
+    ) -> Result<Vec<RangeTombstone>> {
+        Ok(self
+            .table_cache
+            .get(f, &cfd.options.comparator)?
+            .range_tombstones()
+            .to_vec())
+    }
+
+    /// All range tombstones `sv` can see: the frozen part (immutable memtables and tables)
+    /// and the active memtable's.
+    fn tombstones_of(
+        &self,
+        cfd: &ColumnFamilyData,
+        sv: &SuperVersion,
+    ) -> Result<Vec<Arc<FragmentedRangeTombstones>>> {
+        let frozen =
+            sv.frozen_tombstones(&cfd.options.comparator, &|f| self.table_tombstones(cfd, f))?;
+        let mut out = Vec::with_capacity(2);
+        if !frozen.is_empty() {
+            out.push(frozen);
         }
-        match t {
-            ValueType::Value => outcome = Lookup::Found(value.to_vec()),
-            ValueType::Deletion | ValueType::SingleDeletion => outcome = Lookup::Deleted,
-            ValueType::Merge => {
-                operands.push(value.to_vec());
-                return true;
+        if let Some(t) = cfd.tombstones(&sv.mem) {
+            out.push(t);
+        }
+        Ok(out)
+    }
+
+    /// Looks `key` up in `cfd` as of `read_seq`: the active memtable, the immutable ones
+    /// newest first, then the table files in lookup order; merge operands gather on the way.
+    pub(crate) fn get_at(
+        &self,
+        cfd: &ColumnFamilyData,
+        key: &[u8],
+        read_seq: SequenceNumber,
+    ) -> Result<Option<Vec<u8>>> {
+        let sv = cfd.super_version();
+        let covered_below = self
+            .tombstones_of(cfd, &sv)?
+            .iter()
+            .map(|t| t.max_covering_seq(key, read_seq))
+            .max()
+            .unwrap_or(0);
+        let mut operands: Vec<Vec<u8>> = Vec::new();
+        let mut outcome = Lookup::NotFound;
+        let mut visit = |seq: SequenceNumber, t: ValueType, value: &[u8]| -> bool {
+            if seq < covered_below {
+                outcome = Lookup::Deleted;
+                return false;
             }
-            other => outcome = Lookup::Unsupported(other),
+            match t {
+                ValueType::Value => outcome = Lookup::Found(value.to_vec()),
+                ValueType::Deletion | ValueType::SingleDeletion => outcome = Lookup::Deleted,
+                ValueType::Merge => {
+                    operands.push(value.to_vec());
+                    return true;
+                }
+                other => outcome = Lookup::Unsupported(other),
+            }
+            false
+        };
+        let mut searching = true;
+        for mem in std::iter::once(&sv.mem).chain(sv.imms.iter()) {
+            let mut more = true;
+            mem.get(key, read_seq, &mut |s, t, v| {
+                more = visit(s, t, v);
+                more
+            });
+            if !more {
+                searching = false;
+                break;
+            }
         }
-        false
-    });
-    let base = match outcome {
-        Lookup::Unsupported(t) => {
-            return Err(Error::not_supported(format!(
-                "value type {t:?} is not supported"
-            )))
+        if searching {
+            for f in sv.version.files_for_key(key) {
+                if f.smallest_seqno > read_seq {
+                    continue;
+                }
+                let table = self.table_cache.get(f, &cfd.options.comparator)?;
+                if !table_get(&table, key, read_seq, &mut visit)? {
+                    break;
+                }
+            }
         }
-        Lookup::Found(v) if operands.is_empty() => return Ok(Some(v)),
-        Lookup::Found(v) => Some(v),
-        Lookup::Deleted | Lookup::NotFound if operands.is_empty() => return Ok(None),
-        Lookup::Deleted | Lookup::NotFound => None,
-    };
-    let op = cfd
-        .options
-        .merge_operator
-        .as_ref()
-        .ok_or_else(|| Error::invalid_argument("merge_operator_ must be set."))?;
-    operands.reverse(); // collected newest first; the operator wants oldest first
-    let refs: Vec<&[u8]> = operands.iter().map(Vec::as_slice).collect();
-    op.full_merge(key, base.as_deref(), &refs)
-        .map(Some)
-        .ok_or_else(|| Error::corruption(MERGE_FAILED_MESSAGE))
+        let base = match outcome {
+            Lookup::Unsupported(t) => {
+                return Err(Error::not_supported(format!(
+                    "value type {t:?} is not supported"
+                )))
+            }
+            Lookup::Found(v) if operands.is_empty() => return Ok(Some(v)),
+            Lookup::Found(v) => Some(v),
+            Lookup::Deleted | Lookup::NotFound if operands.is_empty() => return Ok(None),
+            Lookup::Deleted | Lookup::NotFound => None,
+        };
+        let op = cfd
+            .options
+            .merge_operator
+            .as_ref()
+            .ok_or_else(|| Error::invalid_argument("merge_operator_ must be set."))?;
+        operands.reverse(); // collected newest first; the operator wants oldest first
+        let refs: Vec<&[u8]> = operands.iter().map(Vec::as_slice).collect();
+        op.full_merge(key, base.as_deref(), &refs)
+            .map(Some)
+            .ok_or_else(|| Error::corruption(MERGE_FAILED_MESSAGE))
+    }
 }
 
 /// A user iterator: a cursor over one column family at a fixed sequence number. It keeps the
 /// memtables it reads (and the DB's shared state) alive until it is dropped.
 pub struct DbIterator {
     iter: DbIter,
+    /// Keeps the memtables and table files of the view alive.
+    _sv: Arc<SuperVersion>,
     _db: Arc<DbInner>,
 }
 
@@ -247,14 +318,62 @@ pub(crate) fn new_iterator(
     cfd: &ColumnFamilyData,
 ) -> Result<DbIterator> {
     let read_seq = db.read_seq(ro);
-    let mem = cfd.mem();
-    let tombstones = match (ro.ignore_range_deletions, cfd.tombstones(&mem)) {
-        (false, Some(t)) => t,
-        _ => Arc::new(FragmentedRangeTombstones::empty(
-            cfd.options.comparator.clone(),
-        )),
+    let sv = cfd.super_version();
+    let ucmp = cfd.options.comparator.clone();
+    let tombstones = if ro.ignore_range_deletions {
+        Arc::new(FragmentedRangeTombstones::empty(ucmp.clone()))
+    } else {
+        let parts = db.tombstones_of(cfd, &sv)?;
+        match parts.len() {
+            0 => Arc::new(FragmentedRangeTombstones::empty(ucmp.clone())),
+            1 => parts[0].clone(),
+            _ => {
+                let mut all = Vec::new();
+                for f in &parts {
+                    for (start, end, seqs) in f.fragments() {
+                        for &seq in seqs {
+                            all.push(RangeTombstone {
+                                start: start.to_vec(),
+                                end: end.to_vec(),
+                                seq,
+                            });
+                        }
+                    }
+                }
+                Arc::new(FragmentedRangeTombstones::new(all, ucmp.clone()))
+            }
+        }
     };
-    let inner: Box<dyn InternalIterator> = Box::new(mem.iter());
+    let mut children: Vec<Box<dyn InternalIterator>> = Vec::new();
+    children.push(Box::new(sv.mem.iter()));
+    for imm in &sv.imms {
+        children.push(Box::new(imm.iter()));
+    }
+    for f in sv.version.files(0) {
+        let table = db.table_cache.get(f, &ucmp)?;
+        children.push(Box::new(table.iter()));
+    }
+    for level in 1..sv.version.num_levels() {
+        let files: Vec<Arc<FileMetaData>> = sv.version.files(level).to_vec();
+        if files.is_empty() {
+            continue;
+        }
+        let bounds = files
+            .iter()
+            .map(|f| (f.smallest.clone(), f.largest.clone()))
+            .collect();
+        let (db2, ucmp2) = (db.clone(), ucmp.clone());
+        let open: OpenFile = Box::new(move |i| {
+            let table = db2.table_cache.get(&files[i], &ucmp2)?;
+            Ok(Box::new(table.iter()) as Box<dyn InternalIterator>)
+        });
+        children.push(Box::new(LevelIterator::new(bounds, open, cfd.icmp.clone())));
+    }
+    let inner: Box<dyn InternalIterator> = if children.len() == 1 {
+        children.pop().expect("one child")
+    } else {
+        Box::new(MergingIterator::new(children, cfd.icmp.clone()))
+    };
     let iter = DbIter::new(
         inner,
         cfd.icmp.clone(),
@@ -266,38 +385,7 @@ pub(crate) fn new_iterator(
     );
     Ok(DbIterator {
         iter,
+        _sv: sv,
         _db: db.clone(),
     })
-}
-
-/// RocksDB's DB properties that the engine can answer today.
-pub(crate) fn property(db: &DbInner, cf: &ColumnFamilyHandle, name: &str) -> Option<String> {
-    let mem = cf.cfd.mem();
-    let value = match name {
-        "rocksdb.num-entries-active-mem-table" | "rocksdb.estimate-num-keys" => {
-            mem.num_entries().to_string()
-        }
-        "rocksdb.num-deletes-active-mem-table" => mem.num_deletes().to_string(),
-        "rocksdb.cur-size-active-mem-table"
-        | "rocksdb.cur-size-all-mem-tables"
-        | "rocksdb.size-all-mem-tables" => mem.approximate_memory_usage().to_string(),
-        "rocksdb.num-immutable-mem-table" | "rocksdb.num-immutable-mem-table-flushed" => "0".into(),
-        "rocksdb.num-snapshots" => db.snapshots.count().to_string(),
-        "rocksdb.oldest-snapshot-time" => "0".into(),
-        "rocksdb.background-errors" => u64::from(db.bg_error.lock().is_some()).to_string(),
-        "rocksdb.is-write-stopped"
-        | "rocksdb.compaction-pending"
-        | "rocksdb.mem-table-flush-pending" => "0".into(),
-        "rocksdb.total-sst-files-size"
-        | "rocksdb.live-sst-files-size"
-        | "rocksdb.estimate-live-data-size" => "0".into(),
-        "rocksdb.current-super-version-number" => "1".into(),
-        "rocksdb.latest-sequence-number" => db.last_sequence.load(Ordering::Acquire).to_string(),
-        _ => {
-            let level = name.strip_prefix("rocksdb.num-files-at-level")?;
-            level.parse::<u32>().ok()?;
-            "0".into()
-        }
-    };
-    Some(value)
 }

@@ -43,11 +43,16 @@ use crate::wal::writer::LogWriter;
 /// The most batch bytes a leader takes into one group.
 const MAX_GROUP_BYTES: usize = 1 << 20;
 
-/// One queued write. Its fields other than `done` are immutable once queued.
+/// Work that must run in leader context with no group (a memtable switch for `flush`).
+type Exclusive = Box<dyn FnOnce() -> Result<()> + Send>;
+
+/// One queued write. Its fields other than `result` are immutable once queued.
 struct Writer {
     batch: WriteBatch,
     sync: bool,
     disable_wal: bool,
+    /// Set for an exclusive writer: it forms a group of its own and runs this instead.
+    exclusive: Mutex<Option<Exclusive>>,
     /// The outcome, set by the leader that wrote it. Guarded by `WriteQueue::state`.
     result: Mutex<Option<Result<()>>>,
 }
@@ -123,8 +128,25 @@ impl DbInner {
             batch: batch.clone(),
             sync: wo.sync,
             disable_wal: wo.disable_wal,
+            exclusive: Mutex::new(None),
             result: Mutex::new(None),
         });
+        self.enqueue(me)
+    }
+
+    /// Runs `work` in leader context: after every earlier group and before any later one.
+    pub(crate) fn run_exclusive(&self, work: Exclusive) -> Result<()> {
+        let me = Arc::new(Writer {
+            batch: WriteBatch::new(),
+            sync: false,
+            disable_wal: false,
+            exclusive: Mutex::new(Some(work)),
+            result: Mutex::new(None),
+        });
+        self.enqueue(me)
+    }
+
+    fn enqueue(&self, me: Arc<Writer>) -> Result<()> {
         let mut queue = self.write.state.lock();
         queue.push_back(me.clone());
         loop {
@@ -139,19 +161,24 @@ impl DbInner {
         // Leader: take the group while holding the queue lock, then release it for the I/O.
         let mut group: Vec<Arc<Writer>> = Vec::new();
         let mut bytes = 0;
+        let exclusive = me.exclusive.lock().take();
         for w in queue.iter() {
-            if !group.is_empty()
-                && (w.disable_wal != me.disable_wal
-                    || bytes + w.batch.size_in_bytes() > MAX_GROUP_BYTES)
-            {
+            let stop = exclusive.is_some()
+                || w.exclusive.lock().is_some()
+                || w.disable_wal != me.disable_wal
+                || bytes + w.batch.size_in_bytes() > MAX_GROUP_BYTES;
+            if !group.is_empty() && stop {
                 break;
             }
             bytes += w.batch.size_in_bytes();
             group.push(w.clone());
         }
         drop(queue);
-        let outcome = catch_unwind(AssertUnwindSafe(|| self.write_group(&group)))
-            .unwrap_or_else(|_| Err(self.poison(Error::aborted("panic in the write path"))));
+        let outcome = catch_unwind(AssertUnwindSafe(|| match exclusive {
+            Some(work) => work(),
+            None => self.write_group(&group),
+        }))
+        .unwrap_or_else(|_| Err(self.poison(Error::aborted("panic in the write path"))));
         let mut queue = self.write.state.lock();
         for w in &group {
             let popped = queue.pop_front();
@@ -170,6 +197,7 @@ impl DbInner {
         if let Some(err) = self.bg_error.lock().clone() {
             return Err(err);
         }
+        self.make_room_for_write()?;
         let first_seq = self.last_sequence.load(Ordering::Acquire) + 1;
         let total: u64 = group.iter().map(|w| u64::from(w.batch.count())).sum();
         let disable_wal = group[0].disable_wal;
@@ -215,7 +243,49 @@ impl DbInner {
         );
         self.last_sequence
             .store(first_seq + total - 1, Ordering::Release);
-        Ok(())
+        if disable_wal {
+            self.unlogged_writes.store(true, Ordering::Release);
+        }
+        self.switch_full_memtables()?;
+        self.charge_memtables(true)
+    }
+
+    /// Stalls the leader while a family has as many unflushed memtables as
+    /// `max_write_buffer_number` allows (RocksDB's write stop), or too many level-0 files
+    /// (`level0_stop_writes_trigger`), until background work makes room; slows it down past
+    /// `level0_slowdown_writes_trigger`.
+    fn make_room_for_write(&self) -> Result<()> {
+        loop {
+            let mut stop = false;
+            let mut slow = false;
+            for cfd in self.cfs.read().iter() {
+                let o = &cfd.options;
+                let imms = cfd.imms.lock().len();
+                let l0 = cfd.super_version().version.num_files(0);
+                let max_imms = usize::try_from(o.max_write_buffer_number.max(2) - 1).unwrap_or(1);
+                stop |= imms >= max_imms
+                    || l0 >= usize::try_from(o.level0_stop_writes_trigger).unwrap_or(usize::MAX);
+                slow |=
+                    l0 >= usize::try_from(o.level0_slowdown_writes_trigger).unwrap_or(usize::MAX);
+            }
+            if let Some(err) = self.bg_error.lock().clone() {
+                return Err(err);
+            }
+            if stop {
+                let epoch = self.background.epoch();
+                self.background.schedule_compaction();
+                self.background.wait_for_progress(epoch);
+                if self.background.epoch() == epoch {
+                    // Nothing ran and nothing will: stalling longer could only deadlock.
+                    return Ok(());
+                }
+                continue;
+            }
+            if slow {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+            return Ok(());
+        }
     }
 
     /// Stores `err` as the sticky background error (the first one wins) and returns it.

@@ -6,6 +6,7 @@
 
 pub mod cursor;
 pub mod db_iter;
+pub mod level;
 pub mod merging;
 
 pub use cursor::InternalIterator;

@@ -8,6 +8,7 @@ pub mod file;
 
 use std::sync::Arc;
 
+use crate::compaction::filter::{CompactionFilter, CompactionFilterFactory};
 use crate::key::{BytewiseComparator, Comparator, SequenceNumber};
 use crate::merge::MergeOperator;
 
@@ -65,6 +66,9 @@ pub struct DbOptions {
     pub delete_obsolete_files_period_micros: u64,
     pub stats_dump_period_sec: u32,
     pub write_dbid_to_manifest: bool,
+    /// A memtable budget shared with other DBs (and optionally charged to a block cache).
+    /// When None and `db_write_buffer_size` > 0, the DB makes a private one.
+    pub write_buffer_manager: Option<Arc<crate::cache::WriteBufferManager>>,
 }
 
 impl Default for DbOptions {
@@ -93,6 +97,7 @@ impl Default for DbOptions {
             delete_obsolete_files_period_micros: 6 * 60 * 60 * 1_000_000,
             stats_dump_period_sec: 600,
             write_dbid_to_manifest: false,
+            write_buffer_manager: None,
         }
     }
 }
@@ -102,6 +107,20 @@ impl Default for DbOptions {
 pub struct ColumnFamilyOptions {
     pub comparator: Arc<dyn Comparator>,
     pub merge_operator: Option<Arc<dyn MergeOperator>>,
+    pub compaction_filter: Option<Arc<dyn CompactionFilter>>,
+    pub compaction_filter_factory: Option<Arc<dyn CompactionFilterFactory>>,
+    /// Bloom filter bits per key for new tables; None writes no filter.
+    pub bloom_bits_per_key: Option<f64>,
+    /// Compression of new tables' blocks (RocksDB's default: Snappy).
+    pub compression: crate::sst::CompressionType,
+    /// Per-level compression; when non-empty, level `i` uses entry `min(i, len - 1)`.
+    pub compression_per_level: Vec<crate::sst::CompressionType>,
+    /// The shared block cache for table blocks (None: no caching of blocks).
+    pub block_cache: Option<Arc<crate::cache::LruCache>>,
+    /// Charge index and filter blocks to the block cache (RocksDB's default: false, they
+    /// are kept with the open table).
+    pub cache_index_and_filter_blocks: bool,
+    pub block_size: usize,
     pub write_buffer_size: usize,
     pub max_write_buffer_number: i32,
     pub min_write_buffer_number_to_merge: i32,
@@ -135,6 +154,14 @@ impl Default for ColumnFamilyOptions {
         ColumnFamilyOptions {
             comparator: Arc::new(BytewiseComparator),
             merge_operator: None,
+            compaction_filter: None,
+            compaction_filter_factory: None,
+            bloom_bits_per_key: None,
+            compression: crate::sst::CompressionType::Snappy,
+            compression_per_level: Vec::new(),
+            block_cache: None,
+            cache_index_and_filter_blocks: false,
+            block_size: 4096,
             write_buffer_size: 64 << 20,
             max_write_buffer_number: 2,
             min_write_buffer_number_to_merge: 1,

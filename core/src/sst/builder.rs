@@ -24,9 +24,8 @@ use crate::error::{Error, Result};
 use crate::fs::WritableFile;
 use crate::key::internal_key::user_key;
 use crate::key::{
-    append_internal_key, parse_internal_key, pack_seq_and_type,
-    BytewiseComparator, Comparator, InternalKeyComparator, SequenceNumber, ValueType,
-    MAX_SEQUENCE_NUMBER, VALUE_TYPE_FOR_SEEK,
+    append_internal_key, pack_seq_and_type, parse_internal_key, BytewiseComparator, Comparator,
+    InternalKeyComparator, SequenceNumber, ValueType, MAX_SEQUENCE_NUMBER, VALUE_TYPE_FOR_SEEK,
 };
 use crate::util::coding::put_varint64;
 
@@ -73,6 +72,9 @@ pub struct TableBuilderOptions {
     pub orig_file_number: u64,
     /// Shorten index separators (`kShortenSeparators`, RocksDB's default).
     pub shorten_index_keys: bool,
+    /// Extra properties stored as they are (e.g. `rocksdb.external_sst_file.version` for an
+    /// SST file writer); built-in names win over these.
+    pub user_properties: std::collections::BTreeMap<String, Vec<u8>>,
 }
 
 impl Default for TableBuilderOptions {
@@ -102,6 +104,7 @@ impl Default for TableBuilderOptions {
             db_host_id: String::new(),
             orig_file_number: 0,
             shorten_index_keys: true,
+            user_properties: std::collections::BTreeMap::new(),
         }
     }
 }
@@ -225,7 +228,7 @@ impl TableBuilder {
         let index_with_seq = mk_index();
         let index_user_keys = mk_index();
         let deviation_limit =
-            (opts.block_size * (100 - opts.block_size_deviation.min(100)) + 99) / 100;
+            (opts.block_size * (100 - opts.block_size_deviation.min(100))).div_ceil(100);
         let mut props = TableProperties {
             column_family_id: opts.column_family_id,
             column_family_name: opts.column_family_name.clone(),
@@ -314,7 +317,12 @@ impl TableBuilder {
         match parsed.value_type {
             ValueType::RangeDeletion => {
                 let mut end = Vec::with_capacity(value.len() + 8);
-                append_internal_key(&mut end, value, MAX_SEQUENCE_NUMBER, ValueType::RangeDeletion);
+                append_internal_key(
+                    &mut end,
+                    value,
+                    MAX_SEQUENCE_NUMBER,
+                    ValueType::RangeDeletion,
+                );
                 self.note_bounds(key, &end, seq);
                 self.range_dels.push((key.to_vec(), value.to_vec()));
                 self.props.num_deletions += 1;
@@ -349,7 +357,9 @@ impl TableBuilder {
                 self.last_key.extend_from_slice(key);
                 self.note_bounds(key, key, seq);
                 match t {
-                    ValueType::Deletion | ValueType::SingleDeletion => self.props.num_deletions += 1,
+                    ValueType::Deletion | ValueType::SingleDeletion => {
+                        self.props.num_deletions += 1
+                    }
                     ValueType::Merge => self.props.num_merge_operands += 1,
                     _ => {}
                 }
@@ -365,7 +375,12 @@ impl TableBuilder {
     ///
     /// # Errors
     /// As [`add`](Self::add).
-    pub fn add_range_tombstone(&mut self, start: &[u8], end: &[u8], seq: SequenceNumber) -> Result<()> {
+    pub fn add_range_tombstone(
+        &mut self,
+        start: &[u8],
+        end: &[u8],
+        seq: SequenceNumber,
+    ) -> Result<()> {
         if seq > MAX_SEQUENCE_NUMBER {
             return Err(Error::invalid_argument("sequence number too large"));
         }
@@ -577,6 +592,9 @@ impl TableBuilder {
     fn fill_properties(&mut self) {
         let o = &self.opts;
         let p = &mut self.props;
+        for (k, v) in &o.user_properties {
+            p.user_collected.insert(k.clone(), v.clone());
+        }
         p.merge_operator_name = o
             .merge_operator_name
             .clone()
@@ -596,12 +614,19 @@ impl TableBuilder {
         );
         p.user_collected.insert(
             names::WHOLE_KEY_FILTERING.to_string(),
-            if o.whole_key_filtering { b"1".to_vec() } else { b"0".to_vec() },
+            if o.whole_key_filtering {
+                b"1".to_vec()
+            } else {
+                b"0".to_vec()
+            },
         );
         p.user_collected.insert(
             names::PREFIX_FILTERING.to_string(),
-            if o.prefix_extractor_name.is_some() { b"1".to_vec() } else { b"0".to_vec() },
+            if o.prefix_extractor_name.is_some() {
+                b"1".to_vec()
+            } else {
+                b"0".to_vec()
+            },
         );
     }
 }
-

@@ -113,9 +113,17 @@ pub fn decompress_block(data: &[u8], ctype: u8, format_version: u32) -> Result<V
     match t {
         CompressionType::None => Ok(data.to_vec()),
         CompressionType::Snappy => {
-            let len = snap::raw::decompress_len(data)
-                .map_err(|_| Error::corruption("Snappy not supported or corrupted Snappy compressed block contents"))?;
-            if len > data.len().saturating_mul(SNAPPY_MAX_RATIO).saturating_add(64) {
+            let len = snap::raw::decompress_len(data).map_err(|_| {
+                Error::corruption(
+                    "Snappy not supported or corrupted Snappy compressed block contents",
+                )
+            })?;
+            if len
+                > data
+                    .len()
+                    .saturating_mul(SNAPPY_MAX_RATIO)
+                    .saturating_add(64)
+            {
                 return Err(Error::corruption(
                     "Snappy not supported or corrupted Snappy compressed block contents",
                 ));
@@ -206,7 +214,11 @@ mod tests {
 
     #[test]
     fn corrupt_inputs_are_errors_not_panics() {
-        for bytes in [&[0xffu8, 0xff, 0xff, 0xff, 0x0f, 1, 2][..], &[0x80][..], &[][..]] {
+        for bytes in [
+            &[0xffu8, 0xff, 0xff, 0xff, 0x0f, 1, 2][..],
+            &[0x80][..],
+            &[][..],
+        ] {
             assert!(decompress_block(bytes, 1, 5).is_err());
             assert!(decompress_block(bytes, 4, 5).is_err());
         }

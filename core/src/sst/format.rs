@@ -276,10 +276,8 @@ impl Footer {
         out.extend_from_slice(&fv.to_le_bytes());
         out.extend_from_slice(&BLOCK_BASED_TABLE_MAGIC.to_le_bytes());
         if fv >= 6 && self.checksum_type != ChecksumType::NoChecksum {
-            let sum = checksum_of(self.checksum_type, &out).wrapping_add(context_modifier(
-                self.base_context_checksum,
-                footer_offset,
-            ));
+            let sum = checksum_of(self.checksum_type, &out)
+                .wrapping_add(context_modifier(self.base_context_checksum, footer_offset));
             out[5..9].copy_from_slice(&sum.to_le_bytes());
         }
         Ok(out)
@@ -444,7 +442,10 @@ mod tests {
     fn crc32c_covers_type_byte_and_is_masked() {
         let data = b"abc";
         let expect = crc::mask(crc::value(b"abc\x01"));
-        assert_eq!(checksum_with_last_byte(ChecksumType::Crc32c, data, 1), expect);
+        assert_eq!(
+            checksum_with_last_byte(ChecksumType::Crc32c, data, 1),
+            expect
+        );
     }
 
     #[test]
@@ -495,8 +496,8 @@ mod tests {
         let enc = f.encode(1055).expect("encodable");
         let mut file = vec![0u8; 1055];
         file.extend_from_slice(&enc);
-        let got = Footer::decode(&file[file.len() - FOOTER_LEN..], file.len() as u64)
-            .expect("decodes");
+        let got =
+            Footer::decode(&file[file.len() - FOOTER_LEN..], file.len() as u64).expect("decodes");
         assert_eq!(got, f);
         let mut bad = enc.clone();
         bad[20] ^= 1;

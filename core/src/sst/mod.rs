@@ -27,6 +27,8 @@ pub mod reader;
 pub mod table_iter;
 
 #[cfg(test)]
+mod oracle_tests;
+#[cfg(test)]
 mod tests;
 
 pub use builder::{TableBuilder, TableBuilderOptions, TableInfo};

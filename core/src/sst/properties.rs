@@ -151,7 +151,10 @@ impl TableProperties {
             num(TOP_LEVEL_INDEX_SIZE, self.top_level_index_size);
         }
         num(INDEX_KEY_IS_USER_KEY, self.index_key_is_user_key);
-        num(INDEX_VALUE_IS_DELTA_ENCODED, self.index_value_is_delta_encoded);
+        num(
+            INDEX_VALUE_IS_DELTA_ENCODED,
+            self.index_value_is_delta_encoded,
+        );
         num(NUM_ENTRIES, self.num_entries);
         num(NUM_FILTER_ENTRIES, self.num_filter_entries);
         num(DELETED_KEYS, self.num_deletions);

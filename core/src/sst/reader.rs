@@ -21,7 +21,10 @@ use super::properties::{
 use super::table_iter::TableIterator;
 use crate::error::{Error, Result};
 use crate::iter::InternalIterator;
-use crate::key::{parse_internal_key, BytewiseComparator, Comparator, InternalKeyComparator, ValueType};
+use crate::key::{
+    parse_internal_key, BytewiseComparator, Comparator, InternalKeyComparator, SequenceNumber,
+    ValueType, MAX_SEQUENCE_NUMBER,
+};
 use crate::range_del::RangeTombstone;
 
 /// Positional reads from an immutable file.
@@ -118,6 +121,11 @@ pub struct TableReaderOptions {
     /// Verify block checksums on every read (RocksDB's `ReadOptions::verify_checksums`,
     /// default true). The footer and meta blocks are always verified.
     pub verify_checksums: bool,
+    /// The largest sequence number the MANIFEST records for the file, or `MAX_SEQUENCE_NUMBER`
+    /// when unknown. An ingested external file (property `rocksdb.external_sst_file.version`
+    /// of 2 or more) stores its keys with sequence 0 and is read as if every key had this
+    /// sequence (or the file's `rocksdb.external_sst_file.global_seqno` when that is non-zero).
+    pub largest_seqno: SequenceNumber,
 }
 
 impl Default for TableReaderOptions {
@@ -125,8 +133,68 @@ impl Default for TableReaderOptions {
         TableReaderOptions {
             comparator: Arc::new(BytewiseComparator),
             verify_checksums: true,
+            largest_seqno: MAX_SEQUENCE_NUMBER,
         }
     }
+}
+
+/// Property holding an external (SstFileWriter) file's format version, fixed32.
+pub const EXTERNAL_SST_VERSION: &str = "rocksdb.external_sst_file.version";
+/// Property holding an external file's global sequence number, fixed64.
+pub const EXTERNAL_SST_GLOBAL_SEQNO: &str = "rocksdb.external_sst_file.global_seqno";
+
+/// The sequence number that replaces every key's in an ingested file, as RocksDB's
+/// `GetGlobalSequenceNumber` (block_based_table_reader.cc) decides it.
+fn global_seqno(
+    raw: &BTreeMap<String, Vec<u8>>,
+    largest_seqno: SequenceNumber,
+) -> Result<Option<SequenceNumber>> {
+    let fixed = |v: &Vec<u8>, n: usize| -> Result<u64> {
+        let b = v
+            .get(..n)
+            .ok_or_else(|| Error::corruption("bad external sst file property"))?;
+        let mut a = [0u8; 8];
+        a[..n].copy_from_slice(b);
+        Ok(u64::from_le_bytes(a))
+    };
+    let seqno_prop = raw.get(EXTERNAL_SST_GLOBAL_SEQNO);
+    let Some(version) = raw.get(EXTERNAL_SST_VERSION) else {
+        if seqno_prop.is_some() {
+            return Err(Error::corruption(
+                "A non-external sst file have global seqno property",
+            ));
+        }
+        return Ok(None);
+    };
+    let version = fixed(version, 4)?;
+    if version < 2 {
+        if seqno_prop.is_some() || version != 1 {
+            return Err(Error::corruption(format!(
+                "An external sst file with version {version} have global seqno property"
+            )));
+        }
+        return Ok(None);
+    }
+    let mut g = match seqno_prop {
+        Some(v) => fixed(v, 8)?,
+        None => 0,
+    };
+    if largest_seqno < MAX_SEQUENCE_NUMBER {
+        if g == 0 {
+            g = largest_seqno;
+        }
+        if g != largest_seqno {
+            return Err(Error::corruption(format!(
+                "An external sst file with version {version} have global seqno property with value {g}, while largest seqno in the file is {largest_seqno}"
+            )));
+        }
+    }
+    if g > MAX_SEQUENCE_NUMBER {
+        return Err(Error::corruption(format!(
+            "An external sst file with version {version} have global seqno property with value {g}, which is greater than kMaxSequenceNumber"
+        )));
+    }
+    Ok(Some(g))
 }
 
 impl std::fmt::Debug for TableReaderOptions {
@@ -155,6 +223,7 @@ pub struct Table {
     filter_name: Option<String>,
     filter_block: Option<Vec<u8>>,
     filter_reader: Option<Box<dyn FilterBlockReader>>,
+    global_seqno: Option<SequenceNumber>,
 }
 
 impl std::fmt::Debug for Table {
@@ -212,6 +281,7 @@ impl Table {
             filter_name: None,
             filter_block: None,
             filter_reader: None,
+            global_seqno: None,
         };
 
         // Metaindex.
@@ -237,6 +307,7 @@ impl Table {
             let block = table.read_block(h, true)?;
             table.raw_properties = properties::decode_block(block)?;
             table.properties = TableProperties::from_map(&table.raw_properties)?;
+            table.global_seqno = global_seqno(&table.raw_properties, table.opts.largest_seqno)?;
         }
 
         // Index.
@@ -331,6 +402,11 @@ impl Table {
             )?;
         }
         let n = h.size as usize;
+        let mut raw = raw;
+        if raw[n] == 0 {
+            raw.truncate(n);
+            return Ok(raw);
+        }
         decompress_block(&raw[..n], raw[n], self.footer.format_version)
     }
 
@@ -349,6 +425,11 @@ impl Table {
             self.index_order.clone(),
             Some(self.index_format),
         )
+    }
+
+    /// The sequence number every key is read with, for ingested external files.
+    pub fn global_seqno(&self) -> Option<SequenceNumber> {
+        self.global_seqno
     }
 
     pub(crate) fn internal_comparator(&self) -> &InternalKeyComparator {
@@ -374,9 +455,7 @@ impl Table {
     pub fn get(self: &Arc<Self>, target: &[u8]) -> Result<Option<(Vec<u8>, Vec<u8>)>> {
         let it = self.seek(target);
         it.status()?;
-        Ok(it
-            .valid()
-            .then(|| (it.key().to_vec(), it.value().to_vec())))
+        Ok(it.valid().then(|| (it.key().to_vec(), it.value().to_vec())))
     }
 
     /// Checks every block's checksum (data, index, meta blocks), as `sst_dump

@@ -46,7 +46,9 @@ impl TableIterator {
         match self.table.read_data_block(h) {
             Ok(block) => {
                 let order = KeyOrder::Internal(self.table.internal_comparator().clone());
-                self.data = Some(BlockIter::new(block, order, None));
+                self.data = Some(
+                    BlockIter::new(block, order, None).with_global_seqno(self.table.global_seqno()),
+                );
                 self.data_handle = Some(h);
             }
             Err(e) => {

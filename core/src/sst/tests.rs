@@ -127,13 +127,20 @@ fn round_trip_every_checksum_and_compression() {
                 let t = open(bytes).expect("opens");
                 assert_eq!(t.footer().checksum_type, checksum);
                 assert_eq!(t.footer().format_version, format_version);
-                assert_eq!(scan(&t), entries, "{checksum:?} {compression:?} fv{format_version}");
+                assert_eq!(
+                    scan(&t),
+                    entries,
+                    "{checksum:?} {compression:?} fv{format_version}"
+                );
                 t.verify_checksums().expect("checksums verify");
                 let p = t.properties();
                 assert_eq!(p.num_entries, entries.len() as u64);
                 assert_eq!(p.compression_name, compression.name());
                 assert!(p.num_data_blocks > 10);
-                assert_eq!(p.index_value_is_delta_encoded, u64::from(format_version >= 4));
+                assert_eq!(
+                    p.index_value_is_delta_encoded,
+                    u64::from(format_version >= 4)
+                );
             }
         }
     }
@@ -200,15 +207,24 @@ fn out_of_order_keys_are_rejected() {
     let mut b = TableBuilder::new(TableBuilderOptions::default(), Box::new(f)).expect("opts");
     b.add(&ik(b"b", 1, ValueType::Value), b"x").expect("first");
     assert!(b.add(&ik(b"a", 1, ValueType::Value), b"x").is_err());
-    assert!(b.add(&ik(b"b", 1, ValueType::Value), b"x").is_err(), "duplicate");
-    b.add(&ik(b"b", 0, ValueType::Value), b"x").expect("older seq sorts after");
+    assert!(
+        b.add(&ik(b"b", 1, ValueType::Value), b"x").is_err(),
+        "duplicate"
+    );
+    b.add(&ik(b"b", 0, ValueType::Value), b"x")
+        .expect("older seq sorts after");
 }
 
 #[test]
 fn index_uses_user_keys_unless_a_user_key_spans_blocks() {
     // Distinct user keys: user-key index.
     let distinct: Vec<_> = (0..500)
-        .map(|i| (ik(format!("k{i:05}").as_bytes(), 1, ValueType::Value), vec![b'v'; 50]))
+        .map(|i| {
+            (
+                ik(format!("k{i:05}").as_bytes(), 1, ValueType::Value),
+                vec![b'v'; 50],
+            )
+        })
         .collect();
     let (bytes, _) = build(&distinct, TableBuilderOptions::default());
     let t = open(bytes).expect("opens");
@@ -231,7 +247,11 @@ fn index_uses_user_keys_unless_a_user_key_spans_blocks() {
 #[test]
 fn corrupted_block_is_reported_as_corruption() {
     let entries = sample_entries(400, 30);
-    for checksum in [ChecksumType::Crc32c, ChecksumType::Xxh3, ChecksumType::XxHash64] {
+    for checksum in [
+        ChecksumType::Crc32c,
+        ChecksumType::Xxh3,
+        ChecksumType::XxHash64,
+    ] {
         let (mut bytes, _) = build(
             &entries,
             TableBuilderOptions {
@@ -345,11 +365,20 @@ fn posix_file_reads_what_was_written() {
     let file = PosixRandomAccessFile::open(&path).expect("open");
     assert_eq!(file.size().expect("size"), info.file_size);
     let t = Arc::new(
-        Table::open(Arc::new(file), info.file_size, TableReaderOptions::default()).expect("opens"),
+        Table::open(
+            Arc::new(file),
+            info.file_size,
+            TableReaderOptions::default(),
+        )
+        .expect("opens"),
     );
     assert_eq!(scan(&t), entries);
     let (k, _) = t
-        .get(&ik(b"key000700", crate::key::MAX_SEQUENCE_NUMBER, ValueType::Value))
+        .get(&ik(
+            b"key000700",
+            crate::key::MAX_SEQUENCE_NUMBER,
+            ValueType::Value,
+        ))
         .expect("read")
         .expect("present");
     assert_eq!(crate::key::internal_key::user_key(&k), b"key000700");
@@ -391,7 +420,10 @@ fn filter_block_round_trip_through_metaindex() {
         ..Default::default()
     };
     let (bytes, info) = build(&entries, opts);
-    assert_eq!(info.properties.num_filter_entries, 100, "one per distinct user key");
+    assert_eq!(
+        info.properties.num_filter_entries, 100,
+        "one per distinct user key"
+    );
     let n = bytes.len() as u64;
     let factory = |block: &[u8]| -> Option<Box<dyn filter_api::FilterBlockReader>> {
         let mut d = crate::util::coding::Decoder::new(block);
@@ -413,7 +445,10 @@ fn filter_block_round_trip_through_metaindex() {
     assert!(t.key_may_match(b"key000007"));
     assert!(!t.key_may_match(b"key000008"));
     assert_eq!(t.properties().filter_policy_name, "test.ExactFilter");
-    assert_eq!(t.properties().filter_size, t.filter_block().map_or(0, |b| b.len() as u64));
+    assert_eq!(
+        t.properties().filter_size,
+        t.filter_block().map_or(0, |b| b.len() as u64)
+    );
 }
 
 fn model_check(
@@ -509,4 +544,50 @@ proptest! {
         };
         model_check(entries, probes, opts)?;
     }
+}
+
+#[test]
+fn external_file_keys_take_the_global_sequence_number() {
+    let entries: Vec<_> = (0..400)
+        .map(|i| {
+            (
+                ik(format!("e{i:05}").as_bytes(), 0, ValueType::Value),
+                vec![b'x'; 30],
+            )
+        })
+        .collect();
+    let mut user_properties = std::collections::BTreeMap::new();
+    user_properties.insert(
+        reader::EXTERNAL_SST_VERSION.to_string(),
+        2u32.to_le_bytes().to_vec(),
+    );
+    let opts = TableBuilderOptions {
+        user_properties,
+        ..Default::default()
+    };
+    let (bytes, _) = build(&entries, opts);
+    let n = bytes.len() as u64;
+    let bytes = Arc::new(bytes);
+    let open_at = |largest_seqno| {
+        Table::open(
+            Arc::clone(&bytes) as Arc<dyn RandomAccessFile>,
+            n,
+            TableReaderOptions {
+                largest_seqno,
+                ..Default::default()
+            },
+        )
+    };
+    let t = Arc::new(open_at(9).expect("opens"));
+    assert_eq!(t.global_seqno(), Some(9));
+    let mut it = t.iter();
+    it.seek_to_last();
+    assert_eq!(it.key(), &ik(b"e00399", 9, ValueType::Value)[..]);
+    it.seek_for_prev(&ik(b"e00100", 5, ValueType::Value));
+    assert_eq!(it.key(), &ik(b"e00100", 9, ValueType::Value)[..]);
+    it.seek(&ik(b"e00100", 5, ValueType::Value));
+    assert_eq!(it.key(), &ik(b"e00101", 9, ValueType::Value)[..]);
+    // Unknown largest seqno: the property's value (absent = 0) is used.
+    let t = open_at(crate::key::MAX_SEQUENCE_NUMBER).expect("opens");
+    assert_eq!(t.global_seqno(), Some(0));
 }

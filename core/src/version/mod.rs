@@ -8,5 +8,10 @@
 
 pub mod edit;
 pub mod set;
+#[expect(
+    clippy::module_inception,
+    reason = "STYLE.md names the per-level file list `version/version.rs`, as LevelDB does"
+)]
+pub mod version;
 
 pub use edit::{BlobFileAddition, BlobFileGarbage, FileMetaData, VersionEdit};

@@ -325,6 +325,11 @@ impl VersionSet {
     /// Appends `edit` to the MANIFEST, syncs it, and applies it.
     pub fn log_and_apply(&mut self, mut edit: VersionEdit) -> Result<()> {
         edit.next_file_number = Some(self.next_file_number);
+        // Every edit records the last sequence (as RocksDB's LogAndApply does): once a flush
+        // has made WALs obsolete, the MANIFEST is the only place it survives.
+        if edit.last_sequence.is_none() {
+            edit.last_sequence = Some(self.last_sequence);
+        }
         let writer = self
             .manifest
             .as_mut()

@@ -79,6 +79,10 @@ pub struct BlockIter {
     index_value_buf: Vec<u8>,
     valid: bool,
     status: Result<()>,
+    /// Sequence number that replaces every key's own (ingested external files); `key()` then
+    /// returns `adjusted`, while `key` keeps the stored bytes that later entries share.
+    global_seqno: Option<u64>,
+    adjusted: Vec<u8>,
 }
 
 impl BlockIter {
@@ -99,6 +103,27 @@ impl BlockIter {
             index_value_buf: Vec::new(),
             valid: false,
             status: Ok(()),
+            global_seqno: None,
+            adjusted: Vec::new(),
+        }
+    }
+
+    /// Makes the cursor report every internal key with sequence number `seqno` (RocksDB's
+    /// global sequence number of ingested files). Only for data blocks of internal keys.
+    pub fn with_global_seqno(mut self, seqno: Option<u64>) -> Self {
+        self.global_seqno = seqno;
+        self
+    }
+
+    /// Compares a stored key with `target`, as the key the cursor would report.
+    fn compare_stored(&self, stored: &[u8], target: &[u8]) -> Ordering {
+        match (self.global_seqno, &self.order) {
+            (Some(g), KeyOrder::Internal(icmp)) if stored.len() >= 8 => {
+                let t = (g << 8) | u64::from(stored[stored.len() - 8]);
+                icmp.compare_user(user_key(stored), user_key(target))
+                    .then_with(|| crate::key::internal_key::trailer(target).cmp(&t))
+            }
+            _ => self.order.compare(stored, target),
         }
     }
 
@@ -111,7 +136,9 @@ impl BlockIter {
     /// stores it (`kBinarySearchWithFirstKey`).
     pub fn first_internal_key(&self) -> Option<&[u8]> {
         match self.index {
-            Some(f) if f.has_first_key => Some(&self.block.data()[self.first_key.0..self.first_key.1]),
+            Some(f) if f.has_first_key => {
+                Some(&self.block.data()[self.first_key.0..self.first_key.1])
+            }
             _ => None,
         }
     }
@@ -248,6 +275,15 @@ impl BlockIter {
         {
             self.restart_index += 1;
         }
+        if let Some(g) = self.global_seqno {
+            self.adjusted.clear();
+            self.adjusted.extend_from_slice(&self.key);
+            let n = self.adjusted.len();
+            if n >= 8 {
+                let t = (g << 8) | u64::from(self.adjusted[n - 8]);
+                self.adjusted[n - 8..].copy_from_slice(&t.to_le_bytes());
+            }
+        }
         self.valid = true;
         true
     }
@@ -311,7 +347,7 @@ impl InternalIterator for BlockIter {
                 self.corrupt("bad restart point");
                 return;
             };
-            if self.order.compare(k, target) == Ordering::Less {
+            if self.compare_stored(k, target) == Ordering::Less {
                 left = mid;
             } else {
                 right = mid - 1;
@@ -319,7 +355,7 @@ impl InternalIterator for BlockIter {
         }
         self.seek_to_restart(left);
         while self.parse_next() {
-            if self.order.compare(&self.key, target) != Ordering::Less {
+            if self.compare_stored(&self.key, target) != Ordering::Less {
                 return;
             }
         }
@@ -333,7 +369,7 @@ impl InternalIterator for BlockIter {
             }
             self.seek_to_last();
         }
-        while self.valid && self.order.compare(&self.key, target) == Ordering::Greater {
+        while self.valid && self.compare_stored(&self.key, target) == Ordering::Greater {
             self.prev();
         }
     }
@@ -361,6 +397,9 @@ impl InternalIterator for BlockIter {
     }
 
     fn key(&self) -> &[u8] {
+        if self.global_seqno.is_some() {
+            return &self.adjusted;
+        }
         &self.key
     }
 
@@ -460,7 +499,10 @@ mod tests {
 
     #[test]
     fn corrupt_entry_sets_status() {
-        let entries = vec![(b"a".to_vec(), b"1".to_vec()), (b"b".to_vec(), b"2".to_vec())];
+        let entries = vec![
+            (b"a".to_vec(), b"1".to_vec()),
+            (b"b".to_vec(), b"2".to_vec()),
+        ];
         let mut raw = {
             let mut b = BlockBuilder::new(16);
             for (k, v) in &entries {

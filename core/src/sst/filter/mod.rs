@@ -48,3 +48,39 @@ pub const SUB_IMPL_FAST_LOCAL_BLOOM: u8 = 0;
 pub const BUILTIN_FILTER_NAME: &str = "rocksdb.BuiltinBloomFilter";
 /// The metaindex entry pointing at a full (non-partitioned) built-in filter block.
 pub const METAINDEX_KEY: &str = "fullfilter.rocksdb.BuiltinBloomFilter";
+
+/// The filter reader for a table's full filter block (plugs into `Table::open_with_filter`).
+pub fn reader_for(block: &[u8]) -> Option<Box<dyn crate::sst::filter_api::FilterBlockReader>> {
+    Some(Box::new(FullFilterReader::new(block.to_vec())))
+}
+
+/// The filter builder new tables of a column family get: RocksDB's full Bloom filter when
+/// `bloom_bits_per_key` is set.
+pub fn builder_for(
+    options: &crate::options::ColumnFamilyOptions,
+) -> Option<Box<dyn crate::sst::filter_api::FilterBlockBuilder>> {
+    let bits = options.bloom_bits_per_key?;
+    FullFilterBuilder::new(bits)
+        .map(|b| Box::new(b) as Box<dyn crate::sst::filter_api::FilterBlockBuilder>)
+}
+
+impl crate::sst::filter_api::FilterBlockBuilder for FullFilterBuilder {
+    fn add_key(&mut self, key_or_prefix: &[u8]) {
+        FullFilterBuilder::add_key(self, key_or_prefix)
+    }
+    fn finish(&mut self) -> Vec<u8> {
+        FullFilterBuilder::finish(self)
+    }
+    fn name(&self) -> String {
+        FullFilterBuilder::name(self)
+    }
+    fn policy_name(&self) -> String {
+        "bloomfilter".to_string()
+    }
+}
+
+impl crate::sst::filter_api::FilterBlockReader for FullFilterReader {
+    fn key_may_match(&self, key: &[u8]) -> bool {
+        FullFilterReader::key_may_match(self, key)
+    }
+}

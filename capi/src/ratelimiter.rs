@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: Apache-2.0
+//! `rocksdb_ratelimiter_*`: the I/O rate limiter (config path). Shared (c-api-conventions.md
+//! §4): `rocksdb_options_set_ratelimiter` takes its own share, so the caller may destroy the
+//! handle right after (c_test does). solistore does not throttle I/O yet: the limiter records
+//! its parameters for flush and compaction (issue 3).
+
+use std::ffi::c_int;
+use std::sync::Arc;
+
+use crate::ffi;
+
+/// `RateLimiter::Mode::kWritesOnly`, the mode of the two creators without a mode.
+const WRITES_ONLY: c_int = 1;
+
+/// A generic rate limiter's parameters (`NewGenericRateLimiter`).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct RateLimiter {
+    pub(crate) rate_bytes_per_sec: i64,
+    pub(crate) refill_period_us: i64,
+    pub(crate) fairness: i32,
+    /// 0 reads only, 1 writes only, 2 all I/O.
+    pub(crate) mode: c_int,
+    pub(crate) auto_tuned: bool,
+}
+
+/// A rate limiter handle. Ownership: owned by the caller (`rocksdb_ratelimiter_create*` /
+/// `rocksdb_ratelimiter_destroy`); the limiter is shared with the options it was set on.
+pub struct rocksdb_ratelimiter_t {
+    pub(crate) inner: Arc<RateLimiter>,
+}
+
+fn new_limiter(limiter: RateLimiter) -> *mut rocksdb_ratelimiter_t {
+    ffi::into_handle(rocksdb_ratelimiter_t {
+        inner: Arc::new(limiter),
+    })
+}
+
+/// Creates a rate limiter for writes. Release with `rocksdb_ratelimiter_destroy`.
+/// solistore: stores value only
+///
+/// # Safety
+/// No pointer arguments: always safe to call.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rocksdb_ratelimiter_create(
+    rate_bytes_per_sec: i64,
+    refill_period_us: i64,
+    fairness: i32,
+) -> *mut rocksdb_ratelimiter_t {
+    ffi::guarded_no_err("rocksdb_ratelimiter_create", || {
+        Ok(new_limiter(RateLimiter {
+            rate_bytes_per_sec,
+            refill_period_us,
+            fairness,
+            mode: WRITES_ONLY,
+            auto_tuned: false,
+        }))
+    })
+}
+
+/// Creates an auto-tuned rate limiter for writes. Release with `rocksdb_ratelimiter_destroy`.
+/// solistore: stores value only
+///
+/// # Safety
+/// No pointer arguments: always safe to call.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rocksdb_ratelimiter_create_auto_tuned(
+    rate_bytes_per_sec: i64,
+    refill_period_us: i64,
+    fairness: i32,
+) -> *mut rocksdb_ratelimiter_t {
+    ffi::guarded_no_err("rocksdb_ratelimiter_create_auto_tuned", || {
+        Ok(new_limiter(RateLimiter {
+            rate_bytes_per_sec,
+            refill_period_us,
+            fairness,
+            mode: WRITES_ONLY,
+            auto_tuned: true,
+        }))
+    })
+}
+
+/// Creates a rate limiter with a mode (0 reads, 1 writes, 2 all I/O). Release with
+/// `rocksdb_ratelimiter_destroy`.
+/// solistore: stores value only
+///
+/// # Safety
+/// No pointer arguments: always safe to call.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rocksdb_ratelimiter_create_with_mode(
+    rate_bytes_per_sec: i64,
+    refill_period_us: i64,
+    fairness: i32,
+    mode: c_int,
+    auto_tuned: bool,
+) -> *mut rocksdb_ratelimiter_t {
+    ffi::guarded_no_err("rocksdb_ratelimiter_create_with_mode", || {
+        Ok(new_limiter(RateLimiter {
+            rate_bytes_per_sec,
+            refill_period_us,
+            fairness,
+            mode,
+            auto_tuned,
+        }))
+    })
+}
+
+/// Releases the caller's handle; options holding the limiter keep it. NULL is a no-op.
+///
+/// # Safety
+/// `ratelimiter` must be NULL or a live handle, not used again.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rocksdb_ratelimiter_destroy(ratelimiter: *mut rocksdb_ratelimiter_t) {
+    ffi::guarded_no_err("rocksdb_ratelimiter_destroy", || {
+        // SAFETY: forwarded contract.
+        drop(unsafe { ffi::from_handle(ratelimiter) });
+        Ok(())
+    })
+}

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: Apache-2.0
+//! Memtable switch and flush: a full memtable becomes immutable, a new WAL starts, and a
+//! background job writes the immutable memtables of a column family to one level-0 table,
+//! records it in the MANIFEST (with the family's new log number) and deletes the WALs no
+//! family needs any more.
+//!
+//! Path: write (the switch, run in leader context: by the write leader after its group, or
+//! by an exclusive writer for `flush`) and background (the flush job).
+//!
+//! Why the switch runs in leader context: a group's WAL append and its memtable inserts must
+//! land on the same side of a switch. If a switch slipped in between, the group's WAL record
+//! would sit in a WAL that the flush of the old memtable makes obsolete while its entries sit
+//! in the new memtable, and a crash would lose them.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use super::column_family::{ColumnFamilyData, ImmMemTable};
+use super::super_version::SuperVersion;
+use super::DbInner;
+use crate::error::Result;
+use crate::fs::filename::{self, FileType};
+use crate::iter::merging::MergingIterator;
+use crate::iter::InternalIterator;
+use crate::key::{parse_internal_key, ValueType};
+use crate::sst::builder::{TableBuilder, TableBuilderOptions};
+use crate::version::edit::{FileMetaData, VersionEdit};
+use crate::wal::writer::LogWriter;
+
+impl DbInner {
+    /// Moves `cfd`'s active memtable to its immutable list and starts a new WAL (unless the
+    /// current one is empty), then queues a flush. Must run in leader context.
+    pub(crate) fn switch_memtable(&self, cfd: &Arc<ColumnFamilyData>) -> Result<()> {
+        // Lock order: versions, then the WAL.
+        let mut vs = self.versions.lock();
+        let sv = cfd.super_version();
+        if sv.mem.is_empty() {
+            return Ok(());
+        }
+        let mut wal = self.write.wal.lock();
+        let current = self.wal_number.load(Ordering::Acquire);
+        let next_log_number = match wal.as_mut() {
+            Some(old) if old.file_size() > 0 => {
+                // Whatever the old WAL buffered must reach the OS before it is left behind.
+                old.flush().map_err(|e| self.poison(e))?;
+                let number = vs.new_file_number();
+                let file = self
+                    .fs
+                    .new_writable(&filename::wal_file(&self.path, number))?;
+                let mut log = LogWriter::new(file, number, false);
+                log.set_buffered(self.options.manual_wal_flush);
+                *wal = Some(log);
+                self.wal_number.store(number, Ordering::Release);
+                number
+            }
+            _ => current,
+        };
+        drop(wal);
+        let mut imms = cfd.imms.lock();
+        imms.push(ImmMemTable {
+            mem: sv.mem.clone(),
+            next_log_number,
+        });
+        let newest_first: Vec<_> = imms.iter().rev().map(|i| i.mem.clone()).collect();
+        drop(imms);
+        cfd.install(SuperVersion::new(
+            cfd.new_memtable(),
+            newest_first,
+            sv.version.clone(),
+        ));
+        drop(vs);
+        self.background.schedule_flush(cfd.clone());
+        Ok(())
+    }
+
+    /// After a group: switches the memtable of every family that passed its write buffer
+    /// size. Runs in leader context.
+    pub(crate) fn switch_full_memtables(&self) -> Result<()> {
+        let full: Vec<Arc<ColumnFamilyData>> = self
+            .cfs
+            .read()
+            .iter()
+            .filter(|c| c.mem().approximate_memory_usage() >= c.options.write_buffer_size.max(1))
+            .cloned()
+            .collect();
+        for cfd in full {
+            self.switch_memtable(&cfd)?;
+        }
+        Ok(())
+    }
+
+    /// Writes every immutable memtable of `cfd` (as of now) into one level-0 table and
+    /// installs it. Runs on the background thread (or synchronously at open).
+    pub(crate) fn flush_column_family(&self, cfd: &Arc<ColumnFamilyData>) -> Result<()> {
+        let batch: Vec<ImmMemTable> = cfd.imms.lock().clone();
+        if batch.is_empty() {
+            return Ok(());
+        }
+        let number = self.versions.lock().new_file_number();
+        let meta = self.write_level0_table(cfd, &batch, number)?;
+        let next_log_number = batch.last().map(|i| i.next_log_number).unwrap_or(0);
+        let mut vs = self.versions.lock();
+        let mut edit = VersionEdit {
+            column_family: cfd.id,
+            log_number: Some(next_log_number),
+            ..Default::default()
+        };
+        if let Some(meta) = meta {
+            edit.new_files.push((0, meta));
+        }
+        self.sync_last_sequence(&mut vs);
+        vs.log_and_apply(edit.clone())?;
+        let mut imms = cfd.imms.lock();
+        imms.drain(..batch.len());
+        let newest_first: Vec<_> = imms.iter().rev().map(|i| i.mem.clone()).collect();
+        drop(imms);
+        let sv = cfd.super_version();
+        cfd.install(SuperVersion::new(
+            sv.mem.clone(),
+            newest_first,
+            Arc::new(sv.version.apply(&edit)),
+        ));
+        drop(vs);
+        self.delete_obsolete_wals();
+        self.delete_obsolete_tables();
+        self.charge_memtables(false)?;
+        self.background.schedule_compaction();
+        Ok(())
+    }
+
+    /// Builds the level-0 table `number` from `batch`; None when the memtables held nothing.
+    pub(crate) fn write_level0_table(
+        &self,
+        cfd: &ColumnFamilyData,
+        batch: &[ImmMemTable],
+        number: u64,
+    ) -> Result<Option<FileMetaData>> {
+        let children: Vec<Box<dyn InternalIterator>> = batch
+            .iter()
+            .map(|i| Box::new(i.mem.iter_all()) as Box<dyn InternalIterator>)
+            .collect();
+        let mut iter = MergingIterator::new(children, cfd.icmp.clone());
+        let path = filename::table_file(&self.path, number);
+        let opts = self.table_builder_options(cfd, 0);
+        let mut builder = TableBuilder::new(opts, self.fs.new_writable(&path)?)?;
+        iter.seek_to_first();
+        while iter.valid() {
+            let key = iter.key();
+            let parsed = parse_internal_key(key)?;
+            if parsed.value_type == ValueType::RangeDeletion {
+                builder.add_range_tombstone(parsed.user_key, iter.value(), parsed.sequence)?;
+            } else {
+                builder.add(key, iter.value())?;
+            }
+            iter.next();
+        }
+        iter.status()?;
+        let info = builder.finish()?;
+        if info.num_entries == 0 && info.num_range_deletions == 0 {
+            let _ = self.fs.remove_file(&path);
+            return Ok(None);
+        }
+        // The builder leaves syncing to us: make the table durable before the MANIFEST
+        // names it.
+        self.fs.reopen_writable(&path)?.sync()?;
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0);
+        Ok(Some(FileMetaData {
+            number,
+            file_size: info.file_size,
+            smallest: info.smallest,
+            largest: info.largest,
+            smallest_seqno: info.smallest_seqno,
+            largest_seqno: info.largest_seqno,
+            oldest_ancester_time: now,
+            file_creation_time: now,
+            ..Default::default()
+        }))
+    }
+
+    /// Table options for a file of `cfd` written at `level`.
+    pub(crate) fn table_builder_options(
+        &self,
+        cfd: &ColumnFamilyData,
+        level: usize,
+    ) -> TableBuilderOptions {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0);
+        TableBuilderOptions {
+            comparator: cfd.options.comparator.clone(),
+            merge_operator_name: cfd
+                .options
+                .merge_operator
+                .as_ref()
+                .map(|m| m.name().to_string()),
+            column_family_id: u64::from(cfd.id),
+            column_family_name: cfd.name.clone(),
+            filter: crate::sst::filter::builder_for(&cfd.options),
+            compression: match cfd.options.compression_per_level.as_slice() {
+                [] => cfd.options.compression,
+                per_level => per_level[level.min(per_level.len() - 1)],
+            },
+            block_size: cfd.options.block_size.max(1),
+            creation_time: now,
+            file_creation_time: now,
+            ..Default::default()
+        }
+    }
+
+    /// Deletes WALs that no column family needs: below every family's log number, or, for a
+    /// family with nothing unflushed, below the current WAL.
+    pub(crate) fn delete_obsolete_wals(&self) {
+        let current = self.wal_number.load(Ordering::Acquire);
+        let min_needed = {
+            let vs = self.versions.lock();
+            let cfs = self.cfs.read();
+            cfs.iter()
+                .map(|c| {
+                    let unflushed = !c.mem().is_empty() || !c.imms.lock().is_empty();
+                    match vs.column_families.get(&c.id) {
+                        Some(meta) if unflushed => meta.log_number,
+                        _ => current,
+                    }
+                })
+                .min()
+                .unwrap_or(current)
+                .min(current)
+        };
+        let Ok(names) = self.fs.list_dir(&self.path) else {
+            return;
+        };
+        for n in names {
+            if let Some(FileType::Wal(k)) = filename::parse_file_name(&n) {
+                if k < min_needed {
+                    let _ = self.fs.remove_file(&self.path.join(&n));
+                }
+            }
+        }
+    }
+}
