@@ -1,0 +1,322 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * rocksdb_open / rocksdb_close / rocksdb_destroy_db: open errors and their messages, the
+ * in-process lock, reopen after close, and opening into an existing empty directory. */
+#include "common.h"
+
+static void missing_db_without_create_if_missing(void) {
+  const char *path = db_path("db");
+  rocksdb_options_t *o = rocksdb_options_create();
+  char *err = NULL;
+  rocksdb_t *db = rocksdb_open(o, path, &err);
+  EXPECT(db == NULL);
+  /* Invalid argument: <db>/CURRENT: does not exist (create_if_missing is false) */
+  EXPECTF(err != NULL, "opening a missing DB without create_if_missing succeeded");
+  EXPECT(strstr(err, path) != NULL);
+  EXPECT(strstr(err, "CURRENT") != NULL);
+  EXPECT_ERR_CONTAINS(err, "does not exist (create_if_missing is false)");
+  /* The exact text. */
+  char want[PATH_MAX + 100];
+  snprintf(want, sizeof want, "Invalid argument: %s/CURRENT: does not exist (create_if_missing is false)",
+           path);
+  db = rocksdb_open(o, path, &err);
+  EXPECT(db == NULL);
+  EXPECT_ERR_EQ(err, want);
+  rocksdb_options_destroy(o);
+}
+
+static void error_if_exists(void) {
+  const char *path = db_path("db");
+  rocksdb_options_t *o = opts_create();
+  rocksdb_t *db = open_ok(o, path);
+  rocksdb_close(db);
+  rocksdb_options_set_error_if_exists(o, 1);
+  char *err = NULL;
+  db = rocksdb_open(o, path, &err);
+  EXPECT(db == NULL);
+  char want[PATH_MAX + 100];
+  snprintf(want, sizeof want, "Invalid argument: %s: exists (error_if_exists is true)", path);
+  EXPECT_ERR_EQ(err, want);
+  /* Without the flag it opens again. */
+  rocksdb_options_set_error_if_exists(o, 0);
+  db = open_ok(o, path);
+  rocksdb_close(db);
+  rocksdb_options_destroy(o);
+}
+
+static void second_open_in_process_fails_on_lock(void) {
+  const char *path = db_path("db");
+  rocksdb_options_t *o = opts_create();
+  rocksdb_t *db = open_ok(o, path);
+  char *err = NULL;
+  rocksdb_t *db2 = rocksdb_open(o, path, &err);
+  EXPECT(db2 == NULL);
+  EXPECTF(err != NULL, "second open of a held DB succeeded");
+  fprintf(stderr, "[%s] second open: %s\n", g_phase, err);
+  EXPECT(strncmp(err, "IO error: ", 10) == 0);
+  EXPECT(strstr(err, "lock") != NULL || strstr(err, "LOCK") != NULL);
+  EXPECT_ERR_CONTAINS(err, "/LOCK");
+  /* The first handle still works. */
+  rocksdb_writeoptions_t *wo = rocksdb_writeoptions_create();
+  rocksdb_readoptions_t *ro = rocksdb_readoptions_create();
+  put_ok(db, wo, "k", "v");
+  EXPECT_GET(db, ro, "k", "v");
+  rocksdb_close(db);
+  /* After close the lock is released. */
+  db = open_ok(o, path);
+  EXPECT_GET(db, ro, "k", "v");
+  rocksdb_close(db);
+  rocksdb_readoptions_destroy(ro);
+  rocksdb_writeoptions_destroy(wo);
+  rocksdb_options_destroy(o);
+}
+
+static void open_held_by_other_process(void) {
+  const char *path = db_path("db");
+  rocksdb_options_t *o = opts_create();
+  int ready[2], done[2];
+  EXPECT(pipe(ready) == 0 && pipe(done) == 0);
+  fflush(stderr);
+  pid_t pid = fork();
+  EXPECT(pid >= 0);
+  if (pid == 0) {
+    char *err = NULL;
+    rocksdb_t *db = rocksdb_open(o, path, &err);
+    char c = (db != NULL && err == NULL) ? 'y' : 'n';
+    if (write(ready[1], &c, 1) != 1) _exit(3);
+    if (read(done[0], &c, 1) != 1) _exit(3);
+    if (db != NULL) rocksdb_close(db);
+    _exit(0);
+  }
+  char c = 0;
+  EXPECT(read(ready[0], &c, 1) == 1);
+  EXPECT(c == 'y');
+  char *err = NULL;
+  rocksdb_t *db = rocksdb_open(o, path, &err);
+  EXPECT(db == NULL);
+  EXPECTF(err != NULL, "open of a DB held by another process succeeded");
+  /* IO error: While lock file: <db>/LOCK: Resource temporarily unavailable */
+  char want[PATH_MAX + 100];
+  snprintf(want, sizeof want, "IO error: While lock file: %s/LOCK: Resource temporarily unavailable",
+           path);
+  EXPECT_ERR_EQ(err, want);
+  c = 'x';
+  EXPECT(write(done[1], &c, 1) == 1);
+  int ws = 0;
+  EXPECT(waitpid(pid, &ws, 0) == pid && WIFEXITED(ws) && WEXITSTATUS(ws) == 0);
+  /* The child closed: now it opens. */
+  db = open_ok(o, path);
+  rocksdb_close(db);
+  close(ready[0]);
+  close(ready[1]);
+  close(done[0]);
+  close(done[1]);
+  rocksdb_options_destroy(o);
+}
+
+static void destroy_db_of_missing_path_ok(void) {
+  const char *path = db_path("never-created");
+  rocksdb_options_t *o = rocksdb_options_create();
+  char *err = NULL;
+  rocksdb_destroy_db(o, path, &err);
+  EXPECT_NO_ERR(err);
+  EXPECT(!testc_path_exists(path));
+  rocksdb_options_destroy(o);
+}
+
+static void destroy_db_removes_data(void) {
+  const char *path = db_path("db");
+  rocksdb_options_t *o = opts_create();
+  rocksdb_writeoptions_t *wo = rocksdb_writeoptions_create();
+  rocksdb_readoptions_t *ro = rocksdb_readoptions_create();
+  rocksdb_t *db = open_ok(o, path);
+  put_ok(db, wo, "k", "v");
+  rocksdb_close(db);
+  char *err = NULL;
+  rocksdb_destroy_db(o, path, &err);
+  EXPECT_NO_ERR(err);
+  /* Without create_if_missing it is gone; with it, it is empty. */
+  rocksdb_options_t *noc = rocksdb_options_create();
+  db = rocksdb_open(noc, path, &err);
+  EXPECT(db == NULL);
+  EXPECT_ERR_CONTAINS(err, "does not exist");
+  db = open_ok(o, path);
+  EXPECT_GET(db, ro, "k", NULL);
+  rocksdb_close(db);
+  rocksdb_options_destroy(noc);
+  rocksdb_readoptions_destroy(ro);
+  rocksdb_writeoptions_destroy(wo);
+  rocksdb_options_destroy(o);
+}
+
+static void destroy_db_while_open_fails(void) {
+  /* DestroyDB takes the LOCK first; the open DB holds it, so nothing is removed. */
+  const char *path = db_path("db");
+  rocksdb_options_t *o = opts_create();
+  rocksdb_writeoptions_t *wo = rocksdb_writeoptions_create();
+  rocksdb_readoptions_t *ro = rocksdb_readoptions_create();
+  rocksdb_t *db = open_ok(o, path);
+  put_ok(db, wo, "k", "v");
+  char *err = NULL;
+  rocksdb_destroy_db(o, path, &err);
+  EXPECTF(err != NULL, "destroy_db of an open DB succeeded");
+  fprintf(stderr, "[%s] destroy while open: %s\n", g_phase, err);
+  EXPECT(strncmp(err, "IO error: ", 10) == 0);
+  EXPECT_ERR_CONTAINS(err, "LOCK");
+  EXPECT_GET(db, ro, "k", "v");
+  rocksdb_close(db);
+  db = open_ok(o, path);
+  EXPECT_GET(db, ro, "k", "v");
+  rocksdb_close(db);
+  rocksdb_readoptions_destroy(ro);
+  rocksdb_writeoptions_destroy(wo);
+  rocksdb_options_destroy(o);
+}
+
+static void read_only_open(void) {
+  const char *path = db_path("db");
+  rocksdb_options_t *o = opts_create();
+  rocksdb_writeoptions_t *wo = rocksdb_writeoptions_create();
+  rocksdb_readoptions_t *ro = rocksdb_readoptions_create();
+  char *err = NULL;
+  /* A missing DB cannot be opened read-only, create_if_missing or not. */
+  rocksdb_t *rdb = rocksdb_open_for_read_only(o, path, 0, &err);
+  EXPECT(rdb == NULL);
+  EXPECT_ERR_PREFIX(err, "IO error: ");
+  rocksdb_t *db = open_ok(o, path);
+  put_ok(db, wo, "k", "v");
+  /* Read-only opens take no LOCK: allowed while the writer has it open. */
+  rdb = rocksdb_open_for_read_only(o, path, 0, &err);
+  EXPECT_NO_ERR(err);
+  EXPECT(rdb != NULL);
+  EXPECT_GET(rdb, ro, "k", "v"); /* recovered from the WAL */
+  rocksdb_put(rdb, wo, S("k2"), S("v2"), &err);
+  EXPECT_ERR_EQ(err, "Not implemented: Not supported operation in read only mode.");
+  rocksdb_delete(rdb, wo, S("k"), &err);
+  EXPECT_ERR_EQ(err, "Not implemented: Not supported operation in read only mode.");
+  /* Its view is fixed at open. */
+  put_ok(db, wo, "later", "1");
+  EXPECT_GET(rdb, ro, "later", NULL);
+  rocksdb_close(rdb);
+  rocksdb_close(db);
+  rocksdb_readoptions_destroy(ro);
+  rocksdb_writeoptions_destroy(wo);
+  rocksdb_options_destroy(o);
+}
+
+static void reopen_after_close_keeps_data(void) {
+  const char *path = db_path("db");
+  rocksdb_options_t *o = opts_create();
+  rocksdb_writeoptions_t *wo = rocksdb_writeoptions_create();
+  rocksdb_readoptions_t *ro = rocksdb_readoptions_create();
+  for (int round = 0; round < 5; round++) {
+    rocksdb_t *db = open_ok(o, path);
+    char k[32], v[32];
+    for (int j = 0; j < round; j++) {
+      snprintf(k, sizeof k, "key%d", j);
+      snprintf(v, sizeof v, "value%d", j);
+      EXPECT_GET(db, ro, k, v);
+    }
+    snprintf(k, sizeof k, "key%d", round);
+    snprintf(v, sizeof v, "value%d", round);
+    EXPECT_GET(db, ro, k, NULL);
+    put_ok(db, wo, k, v);
+    rocksdb_close(db);
+  }
+  /* Reopen without create_if_missing: it exists now. */
+  rocksdb_options_set_create_if_missing(o, 0);
+  rocksdb_t *db = open_ok(o, path);
+  EXPECT_GET(db, ro, "key4", "value4");
+  rocksdb_close(db);
+  rocksdb_readoptions_destroy(ro);
+  rocksdb_writeoptions_destroy(wo);
+  rocksdb_options_destroy(o);
+}
+
+static void options_copied_at_open(void) {
+  /* rocksdb_open copies the options: destroying them right after open is fine. */
+  const char *path = db_path("db");
+  rocksdb_options_t *o = opts_create();
+  rocksdb_t *db = open_ok(o, path);
+  rocksdb_options_destroy(o);
+  rocksdb_writeoptions_t *wo = rocksdb_writeoptions_create();
+  rocksdb_readoptions_t *ro = rocksdb_readoptions_create();
+  put_ok(db, wo, "a", "1");
+  EXPECT_GET(db, ro, "a", "1");
+  rocksdb_close(db);
+  rocksdb_readoptions_destroy(ro);
+  rocksdb_writeoptions_destroy(wo);
+}
+
+static void empty_existing_directory_opens_as_new(void) {
+  const char *path = db_path("db");
+  EXPECT(mkdir(path, 0700) == 0);
+  /* Without create_if_missing an empty directory is still "missing". */
+  rocksdb_options_t *o = rocksdb_options_create();
+  char *err = NULL;
+  rocksdb_t *db = rocksdb_open(o, path, &err);
+  EXPECT(db == NULL);
+  EXPECT_ERR_CONTAINS(err, "does not exist (create_if_missing is false)");
+  rocksdb_options_set_create_if_missing(o, 1);
+  db = open_ok(o, path);
+  rocksdb_writeoptions_t *wo = rocksdb_writeoptions_create();
+  rocksdb_readoptions_t *ro = rocksdb_readoptions_create();
+  EXPECT_GET(db, ro, "k", NULL);
+  put_ok(db, wo, "k", "v");
+  rocksdb_close(db);
+  db = open_ok(o, path);
+  EXPECT_GET(db, ro, "k", "v");
+  rocksdb_close(db);
+  /* A nested path whose parent exists also works (Kommander's <path>/<revision>). */
+  char nested[PATH_MAX];
+  snprintf(nested, sizeof nested, "%s/rev1", path);
+  EXPECT(mkdir(nested, 0700) == 0);
+  db = open_ok(o, nested);
+  put_ok(db, wo, "n", "1");
+  rocksdb_close(db);
+  rocksdb_readoptions_destroy(ro);
+  rocksdb_writeoptions_destroy(wo);
+  rocksdb_options_destroy(o);
+}
+
+static void create_if_missing_creates_directory(void) {
+  /* create_if_missing creates the DB directory itself. */
+  const char *path = db_path("db");
+  rocksdb_options_t *o = opts_create();
+  EXPECT(!testc_path_exists(path));
+  rocksdb_t *db = open_ok(o, path);
+  EXPECT(testc_path_exists(path));
+  char cur[PATH_MAX];
+  snprintf(cur, sizeof cur, "%s/CURRENT", path);
+  EXPECT(testc_path_exists(cur));
+  snprintf(cur, sizeof cur, "%s/LOCK", path);
+  EXPECT(testc_path_exists(cur));
+  rocksdb_close(db);
+  rocksdb_options_destroy(o);
+}
+
+static void open_error_replaces_preset_message(void) {
+  /* errptr convention: a failing call frees the old message and stores a new one. */
+  const char *path = db_path("db");
+  rocksdb_options_t *o = rocksdb_options_create();
+  char *err = strdup("old error");
+  rocksdb_t *db = rocksdb_open(o, path, &err);
+  EXPECT(db == NULL);
+  EXPECT_ERR_PREFIX(err, "Invalid argument: ");
+  /* A successful open leaves a pre-set message untouched. */
+  rocksdb_options_set_create_if_missing(o, 1);
+  err = strdup("old error");
+  db = rocksdb_open(o, path, &err);
+  EXPECT(db != NULL);
+  EXPECT(err != NULL && strcmp(err, "old error") == 0);
+  free(err);
+  rocksdb_close(db);
+  rocksdb_options_destroy(o);
+}
+
+TESTC_MAIN("test_open", P(missing_db_without_create_if_missing), P(error_if_exists),
+           P(second_open_in_process_fails_on_lock), P(open_held_by_other_process),
+           P(destroy_db_of_missing_path_ok), P(destroy_db_removes_data), P(destroy_db_while_open_fails), P(read_only_open),
+           P(reopen_after_close_keeps_data), P(options_copied_at_open),
+           P(empty_existing_directory_opens_as_new),
+           P(create_if_missing_creates_directory),
+           P(open_error_replaces_preset_message))
