@@ -7,7 +7,10 @@ use solistore::db::Db;
 use solistore::options::{ColumnFamilyOptions, DbOptions, ReadOptions, WriteOptions};
 
 fn opts(create: bool) -> DbOptions {
-    DbOptions { create_if_missing: create, ..Default::default() }
+    DbOptions {
+        create_if_missing: create,
+        ..Default::default()
+    }
 }
 
 #[test]
@@ -17,24 +20,49 @@ fn empty_existing_directory_opens_as_new_and_open_errors_match_rocksdb() {
     std::fs::create_dir(&path).expect("mkdir");
     let p = path.to_string_lossy().into_owned();
     let err = Db::open(&opts(false), ColumnFamilyOptions::default(), &p).expect_err("no CURRENT");
-    assert_eq!(err.to_string(), format!("Invalid argument: {p}/CURRENT: does not exist (create_if_missing is false)"));
-    let db = Db::open(&opts(true), ColumnFamilyOptions::default(), &p).expect("empty dir opens as new");
+    assert_eq!(
+        err.to_string(),
+        format!("Invalid argument: {p}/CURRENT: does not exist (create_if_missing is false)")
+    );
+    let db =
+        Db::open(&opts(true), ColumnFamilyOptions::default(), &p).expect("empty dir opens as new");
     let err = Db::open(&opts(true), ColumnFamilyOptions::default(), &p).expect_err("locked");
-    assert!(err.to_string().starts_with("IO error: lock hold by current process"), "{err}");
-    assert!(err.to_string().ends_with(&format!("{p}/LOCK: No locks available")), "{err}");
+    assert!(
+        err.to_string()
+            .starts_with("IO error: lock hold by current process"),
+        "{err}"
+    );
+    assert!(
+        err.to_string()
+            .ends_with(&format!("{p}/LOCK: No locks available")),
+        "{err}"
+    );
     db.close().expect("close");
-    let again = DbOptions { error_if_exists: true, ..opts(true) };
+    let again = DbOptions {
+        error_if_exists: true,
+        ..opts(true)
+    };
     let err = Db::open(&again, ColumnFamilyOptions::default(), &p).expect_err("exists");
-    assert_eq!(err.to_string(), format!("Invalid argument: {p}: exists (error_if_exists is true)"));
+    assert_eq!(
+        err.to_string(),
+        format!("Invalid argument: {p}: exists (error_if_exists is true)")
+    );
     let identity = std::fs::read(format!("{p}/IDENTITY")).expect("IDENTITY");
-    assert_eq!(identity.len(), 36, "IDENTITY is a 36-character UUID without a newline");
+    assert_eq!(
+        identity.len(),
+        36,
+        "IDENTITY is a 36-character UUID without a newline"
+    );
 }
 
 #[test]
 fn manual_wal_flush_keeps_writes_in_memory_until_flush_wal() {
     let dir = tempfile::tempdir().expect("tempdir");
     let p = dir.path().join("db").to_string_lossy().into_owned();
-    let o = DbOptions { manual_wal_flush: true, ..opts(true) };
+    let o = DbOptions {
+        manual_wal_flush: true,
+        ..opts(true)
+    };
     let db = Db::open(&o, ColumnFamilyOptions::default(), &p).expect("open");
     let wal_bytes = || -> u64 {
         std::fs::read_dir(&p)
@@ -44,7 +72,8 @@ fn manual_wal_flush_keeps_writes_in_memory_until_flush_wal() {
             .map(|e| e.metadata().map(|m| m.len()).unwrap_or(0))
             .sum()
     };
-    db.put(&WriteOptions::default(), &db.default_cf(), b"k", b"v").expect("put");
+    db.put(&WriteOptions::default(), &db.default_cf(), b"k", b"v")
+        .expect("put");
     assert_eq!(wal_bytes(), 0, "buffered, not yet handed to the OS");
     db.flush_wal(true).expect("flush_wal");
     assert!(wal_bytes() > 0, "flush_wal wrote the record");
@@ -52,7 +81,11 @@ fn manual_wal_flush_keeps_writes_in_memory_until_flush_wal() {
     db.simulate_crash();
     drop(db);
     let db = Db::open(&opts(false), ColumnFamilyOptions::default(), &p).expect("reopen");
-    assert_eq!(db.get(&ReadOptions::default(), &db.default_cf(), b"k").expect("get"), Some(b"v".to_vec()));
+    assert_eq!(
+        db.get(&ReadOptions::default(), &db.default_cf(), b"k")
+            .expect("get"),
+        Some(b"v".to_vec())
+    );
 }
 
 #[test]
@@ -60,9 +93,16 @@ fn unlogged_writes_survive_a_clean_close() {
     let dir = tempfile::tempdir().expect("tempdir");
     let p = dir.path().join("db").to_string_lossy().into_owned();
     let db = Db::open(&opts(true), ColumnFamilyOptions::default(), &p).expect("open");
-    let wo = WriteOptions { disable_wal: true, ..Default::default() };
+    let wo = WriteOptions {
+        disable_wal: true,
+        ..Default::default()
+    };
     db.put(&wo, &db.default_cf(), b"nowal", b"1").expect("put");
     db.close().expect("close");
     let db = Db::open(&opts(false), ColumnFamilyOptions::default(), &p).expect("reopen");
-    assert_eq!(db.get(&ReadOptions::default(), &db.default_cf(), b"nowal").expect("get"), Some(b"1".to_vec()));
+    assert_eq!(
+        db.get(&ReadOptions::default(), &db.default_cf(), b"nowal")
+            .expect("get"),
+        Some(b"1".to_vec())
+    );
 }

@@ -45,9 +45,8 @@ pub(crate) fn property(db: &DbInner, cf: &ColumnFamilyHandle, name: &str) -> Opt
             int(entries.saturating_sub(2 * deletes))
         }
         "rocksdb.num-snapshots" => int(db.snapshots.count() as u64),
-        "rocksdb.oldest-snapshot-time" | "rocksdb.oldest-snapshot-sequence" => {
-            int(db.snapshots.oldest().unwrap_or(0))
-        }
+        "rocksdb.oldest-snapshot-time" => int(db.snapshots.oldest_time()),
+        "rocksdb.oldest-snapshot-sequence" => int(db.snapshots.oldest().unwrap_or(0)),
         "rocksdb.background-errors" => int(u64::from(db.bg_error.lock().is_some())),
         "rocksdb.is-write-stopped" | "rocksdb.actual-delayed-write-rate" => int(0),
         "rocksdb.compaction-pending" => {

@@ -30,16 +30,21 @@ use crate::version::edit::FileMetaData;
 /// every version a snapshot can see.
 #[derive(Debug, Default)]
 pub(crate) struct SnapshotList {
-    live: Mutex<BTreeMap<SequenceNumber, usize>>,
+    /// Sequence number → (how many snapshots hold it, unix seconds of the first one).
+    live: Mutex<BTreeMap<SequenceNumber, (usize, u64)>>,
 }
 
 impl SnapshotList {
     fn acquire(&self, seq: SequenceNumber) {
-        *self.live.lock().entry(seq).or_insert(0) += 1;
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0);
+        self.live.lock().entry(seq).or_insert((0, now)).0 += 1;
     }
     fn release(&self, seq: SequenceNumber) {
         let mut live = self.live.lock();
-        if let Some(n) = live.get_mut(&seq) {
+        if let Some((n, _)) = live.get_mut(&seq) {
             *n -= 1;
             if *n == 0 {
                 live.remove(&seq);
@@ -47,11 +52,20 @@ impl SnapshotList {
         }
     }
     pub(crate) fn count(&self) -> usize {
-        self.live.lock().values().sum()
+        self.live.lock().values().map(|(n, _)| n).sum()
     }
     /// Every live snapshot's sequence number, ascending (compaction keeps what they see).
     pub(crate) fn all(&self) -> Vec<SequenceNumber> {
         self.live.lock().keys().copied().collect()
+    }
+    /// When the oldest live snapshot was taken (unix seconds), 0 without snapshots.
+    pub(crate) fn oldest_time(&self) -> u64 {
+        self.live
+            .lock()
+            .values()
+            .next()
+            .map(|(_, t)| *t)
+            .unwrap_or(0)
     }
     /// The oldest live snapshot's sequence number.
     pub(crate) fn oldest(&self) -> Option<SequenceNumber> {
