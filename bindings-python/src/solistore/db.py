@@ -935,7 +935,8 @@ class Iterator(_CIter):
         return self._gen
 
     def __next__(self):
-        if self._it is None and not getattr(self, "_exhausted", False):
+        if (self._it is None or self._db._h is None) and not getattr(self, "_exhausted", False):
+            self._it = None
             raise DbClosedError("iterator already closed")
         return next(self._gen)
 
