@@ -20,7 +20,7 @@ import ctypes
 import ctypes.util
 import os
 import threading
-from ctypes import POINTER, c_char_p, c_double, c_int, c_size_t, c_ubyte, c_uint32, c_uint64, c_void_p
+from ctypes import POINTER, c_char, c_char_p, c_double, c_int, c_size_t, c_ubyte, c_uint32, c_uint64, c_void_p
 from pathlib import Path
 
 from .errors import NotSupported
@@ -34,6 +34,7 @@ E = POINTER(c_void_p)  # char** errptr
 PS = POINTER(c_size_t)
 PP = POINTER(c_void_p)
 PB = POINTER(c_char_p)
+PC = POINTER(c_char)  # borrowed binary data, copied by slicing
 U = c_ubyte
 I = c_int
 U64 = c_uint64
@@ -100,8 +101,8 @@ _PROTOTYPES: dict[str, tuple] = {
     "rocksdb_iter_seek_for_prev": (None, [P, B, S]),
     "rocksdb_iter_next": (None, [P]),
     "rocksdb_iter_prev": (None, [P]),
-    "rocksdb_iter_key": (P, [P, PS]),
-    "rocksdb_iter_value": (P, [P, PS]),
+    "rocksdb_iter_key": (PC, [P, PS]),  # sliced: p[:n] copies faster than string_at
+    "rocksdb_iter_value": (PC, [P, PS]),
     "rocksdb_iter_get_error": (None, [P, E]),
     # options
     "rocksdb_options_create": (P, []),

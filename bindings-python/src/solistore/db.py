@@ -899,12 +899,12 @@ class Iterator(_CIter):
             if not valid(it):
                 return out, True
             if mode == 3:
-                k = string_at(key(it, bkl), kl.value)
-                append((k, string_at(value(it, bvl), vl.value)))
+                k = key(it, bkl)[:kl.value]
+                append((k, value(it, bvl)[:vl.value]))
             elif mode == 1:
-                append(string_at(key(it, bkl), kl.value))
+                append(key(it, bkl)[:kl.value])
             else:
-                append(string_at(value(it, bvl), vl.value))
+                append(value(it, bvl)[:vl.value])
             if i != _ITER_CHUNK - 1:
                 step(it)
         return out, False
@@ -980,12 +980,12 @@ class RawIterator(_CIter):
     def key(self) -> bytes:
         it = self._valid_it()
         p = self._lib.rocksdb_iter_key(it, self._bkl)
-        return string_at(p, self._kl.value)
+        return p[:self._kl.value]
 
     def value(self) -> bytes:
         it = self._valid_it()
         p = self._lib.rocksdb_iter_value(it, self._bvl)
-        return string_at(p, self._vl.value)
+        return p[:self._vl.value]
 
     def item(self) -> tuple:
         return self.key(), self.value()
