@@ -1,0 +1,102 @@
+# SPDX-License-Identifier: Apache-2.0
+import threading
+
+import pytest
+
+import solistore
+
+
+def test_batch_written_on_exit(db):
+    with db.write_batch() as wb:
+        wb.put(b"a", b"1")
+        wb[b"b"] = b"2"
+        wb.delete(b"a")
+        assert len(wb) == 3
+        assert db.get(b"b") is None  # not visible before the block ends
+    assert db.get(b"a") is None and db[b"b"] == b"2"
+
+
+def test_transaction_discards_on_exception(db):
+    with pytest.raises(RuntimeError):
+        with db.write_batch(transaction=True) as wb:
+            wb.put(b"a", b"1")
+            raise RuntimeError
+    assert db.get(b"a") is None
+    with pytest.raises(RuntimeError):
+        with db.write_batch() as wb:  # not a transaction: written anyway (plyvel semantics)
+            wb.put(b"b", b"1")
+            raise RuntimeError
+    assert db[b"b"] == b"1"
+
+
+def test_batch_ops_and_data_roundtrip(lib, db):
+    db.put(b"x", b"old")
+    wb = solistore.WriteBatch(lib=lib)
+    wb.put(b"a", b"1")
+    wb.put(b"c", b"3")
+    wb.delete(b"x")
+    wb.delete_range(b"c", b"d")
+    data = wb.data()
+    assert len(data) > 12 and int.from_bytes(data[8:12], "little") == 4
+    copy = solistore.WriteBatch(lib=lib, data=data)
+    assert len(copy) == 4
+    db.write(copy, sync=True)
+    assert db[b"a"] == b"1" and db.get(b"c") is None and db.get(b"x") is None
+    wb.clear()
+    assert len(wb) == 0
+    wb.close()
+    with pytest.raises(solistore.DbClosedError):
+        wb.put(b"a", b"1")
+
+
+def test_batch_across_column_families(db):
+    cf = db.create_column_family("cf")
+    with db.write_batch() as wb:
+        wb.put(b"k", b"default")
+        wb.put(b"k", b"cf", column_family=cf)
+        wb.put(b"k2", b"cf2", column_family="cf")
+    assert db[b"k"] == b"default" and cf[b"k"] == b"cf" and cf[b"k2"] == b"cf2"
+    with cf.write_batch() as wb:
+        wb.delete(b"k")
+    assert cf.get(b"k") is None and db[b"k"] == b"default"
+
+
+def test_batch_from_other_library_rejected(both_libs, tmp_path):
+    s, r = both_libs
+    with solistore.DB(tmp_path / "db", create_if_missing=True, lib=s) as db:
+        wb = solistore.WriteBatch(lib=r)
+        wb.put(b"k", b"v")
+        with pytest.raises(solistore.InvalidArgument):
+            db.write(wb)
+
+
+def test_batch_atomicity(db):
+    keys = [b"k%03d" % i for i in range(200)]
+    with db.write_batch() as wb:
+        for k in keys:
+            wb.put(k, b"0")
+    stop = threading.Event()
+    bad = []
+
+    def reader():
+        while not stop.is_set():
+            vals = db.multi_get(keys)
+            if len(set(vals)) != 1:
+                bad.append(set(vals))
+            with db.snapshot() as s:
+                it_vals = set(s.iterator(include_key=False))
+            if len(it_vals) != 1:
+                bad.append(it_vals)
+
+    t = threading.Thread(target=reader)
+    t.start()
+    try:
+        for gen in range(1, 60):
+            with db.write_batch() as wb:
+                for k in keys:
+                    wb.put(k, b"%d" % gen)
+    finally:
+        stop.set()
+        t.join()
+    assert not bad
+    assert set(db.multi_get(keys)) == {b"59"}
