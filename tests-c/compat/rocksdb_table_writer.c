@@ -4,12 +4,14 @@
  * reads every key. Small write buffers and file targets make RocksDB flush on its own and
  * compact into several levels; explicit flushes and CompactRange add the rest.
  *
- * usage: rocksdb_table_writer <dir> <compression 0|1|4> <n> <close 0|1>
- *   compression: 0 none, 1 Snappy, 4 LZ4 (RocksDB's CompressionType codes)
+ * usage: rocksdb_table_writer <dir> <compression 0|1|4|default> <n> <close 0|1>
+ *   compression: 0 none, 1 Snappy, 4 LZ4 (RocksDB's CompressionType codes); "default" keeps
+ *   RocksDB's default options for every CF (Snappy, no filter, 64 MiB write buffers), so only
+ *   the explicit flushes and CompactRange calls make tables
  *   close: 1 closes the DB at the end; 0 exits without closing (phase 4 lives only in the WAL)
  *
- * Column families: "default" (no filter), "cf1" (Bloom filter, 10 bits per key),
- * "cf2" (Bloom filter, 10 bits per key, whole-key filtering). All keys are ASCII.
+ * Column families (unless "default"): "default" (no filter), "cf1" and "cf2" (Bloom filter,
+ * 10 bits per key). All keys are ASCII.
  *
  * Content (deterministic; the Rust test recomputes it), for i in 0..n:
  *   phase 1: default "a%07d" -> "va%d" then i%10 copies of "x";
@@ -69,10 +71,12 @@ static void flush(rocksdb_column_family_handle_t *cf) {
     rocksdb_flushoptions_destroy(fo);
 }
 
+/* compression < 0: RocksDB's defaults. */
 static rocksdb_options_t *cf_options(int compression, int bloom) {
     rocksdb_options_t *o = rocksdb_options_create();
     rocksdb_options_set_create_if_missing(o, 1);
     rocksdb_options_set_create_missing_column_families(o, 1);
+    if (compression < 0) return o;
     rocksdb_options_set_compression(o, compression);
     rocksdb_options_set_write_buffer_size(o, 128 << 10);
     rocksdb_options_set_target_file_size_base(o, 64 << 10);
@@ -89,11 +93,11 @@ static rocksdb_options_t *cf_options(int compression, int bloom) {
 
 int main(int argc, char **argv) {
     if (argc != 5) {
-        fprintf(stderr, "usage: %s <dir> <compression 0|1|4> <n> <close 0|1>\n", argv[0]);
+        fprintf(stderr, "usage: %s <dir> <compression 0|1|4|default> <n> <close 0|1>\n", argv[0]);
         return 2;
     }
     const char *dir = argv[1];
-    int compression = atoi(argv[2]);
+    int compression = strcmp(argv[2], "default") == 0 ? -1 : atoi(argv[2]);
     int n = atoi(argv[3]);
     int do_close = atoi(argv[4]);
     char *err = NULL;
