@@ -5,9 +5,15 @@
 //!   target, and no two files of one level (L1+) overlapping, and every key reads back;
 //! - an append-only load (increasing keys) is compacted by trivial moves only: no table is
 //!   ever rewritten (every table a compaction adds is one a flush made, same number and size);
-//! - `compact_range(None, None)` physically removes deleted and overwritten values: no table
-//!   file holds their bytes (compression None, distinctive values), kept values are there,
-//!   and no tombstone survives at the bottom.
+//! - with `level_compaction_dynamic_level_bytes`, data collects in the last level and the
+//!   levels above it shrink by the multiplier;
+//! - `compact_range(None, None)` physically removes deleted and overwritten values: no live
+//!   table holds their bytes (compression None, distinctive values), kept values are there,
+//!   and no tombstone survives at the bottom; the replaced tables leave the disk;
+//! - `rocksdb.num-files-at-level<N>` agrees with the MANIFEST.
+//!
+//! After each load, `ldb checkconsistency` checks that the MANIFEST's tables exist with
+//! their recorded sizes.
 //!
 //! Background work is awaited by polling the MANIFEST with a timeout; sleeps only pace the
 //! polling. Skipped (with a message) when `ldb` is missing, unless
