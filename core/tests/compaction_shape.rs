@@ -12,7 +12,7 @@
 //!   and no tombstone survives at the bottom; the replaced tables leave the disk;
 //! - `rocksdb.num-files-at-level<N>` agrees with the MANIFEST.
 //!
-//! After each load, `ldb checkconsistency` checks that the MANIFEST's tables exist with
+//! After the random loads, `ldb checkconsistency` checks that the MANIFEST's tables exist with
 //! their recorded sizes.
 //!
 //! Background work is awaited by polling the MANIFEST with a timeout; sleeps only pace the
