@@ -7,7 +7,7 @@ export PROPTEST_CASES
 LIBDIR := target/$(PROFILE)
 LIB := $(LIBDIR)/libsolistore.so
 
-.PHONY: all build dropin test test-rust test-c abi soak install clean
+.PHONY: all build dropin test test-rust test-c test-python abi soak install clean
 
 all: build
 
@@ -27,7 +27,7 @@ dropin:
 # Every test: Rust unit, integration and property tests (core and capi, including the
 # compatibility tests against Debian's RocksDB 7.8.3), the C ABI gates, and the C test
 # programs against libsolistore, against librocksdb 7.8.3, and as a binary drop-in.
-test: test-rust abi test-c
+test: test-rust abi test-c test-python
 
 test-rust:
 	$(CARGO) test --release --workspace
@@ -38,9 +38,14 @@ abi: build
 test-c: build
 	$(MAKE) -C tests-c test LIB=all
 
+# The Python package, every test against libsolistore and Debian's librocksdb.so.7.8.
+test-python: build
+	SOLISTORE_LIB=$(CURDIR)/$(LIB) python3 -m pytest bindings-python/tests -q
+
 # Long runs: the 1,000-kill crash loop and deep property tests.
 soak:
 	SOLISTORE_CRASH_ITERATIONS=1000 PROPTEST_CASES=5000 $(CARGO) test --release -p solistore --test crash_loop_sigkill --test db_model
+	HYPOTHESIS_EXAMPLES=500 SOLISTORE_LIB=$(CURDIR)/$(LIB) python3 -m pytest bindings-python/tests/test_differential.py -q
 
 install: build
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/rocksdb $(DESTDIR)$(PREFIX)/lib/pkgconfig

@@ -385,7 +385,6 @@ fn random_load_with_dynamic_level_bytes_fills_the_last_level() {
 
 /// `rocksdb.num-files-at-level<N>` agrees with the MANIFEST once compaction has settled.
 #[test]
-#[ignore = "engine: rocksdb.num-files-at-level<N> is still a stub that returns 0"]
 fn level_file_count_properties_match_the_manifest() {
     if !have("ldb", &["--version"]) {
         return;
@@ -652,7 +651,6 @@ fn orphan_tables(path: &Path) -> Vec<PathBuf> {
 }
 
 #[test]
-#[ignore = "engine bug: compaction inputs stay on disk until the next flush/compaction, and open does not delete orphan tables"]
 fn compacted_tables_are_deleted_from_disk() {
     if !have("ldb", &["--version"]) {
         return;

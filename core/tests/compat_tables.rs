@@ -716,7 +716,6 @@ fn checkpoint_of_an_open_db_opens_with_its_own_lock_and_ldb_scans_it() {
 }
 
 #[test]
-#[ignore = "engine bug: create_checkpoint lists WALs, then a concurrent flush deletes one before it is copied (IO error: No such file)"]
 fn checkpoint_while_the_source_is_being_written() {
     checkpoint_case(true);
 }

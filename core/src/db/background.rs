@@ -134,12 +134,17 @@ fn worker(weak: Weak<DbInner>, shared: Arc<Shared>) {
         };
         let outcome = match weak.upgrade() {
             None => return,
-            Some(db) => std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match &job {
-                Some(cfd) => db.flush_column_family(cfd),
-                None => db.run_compactions(),
-            }))
-            .unwrap_or_else(|_| Err(crate::Error::aborted("panic in a background job")))
-            .map_err(|e| db.poison(e)),
+            Some(db) => {
+                let res = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match &job {
+                    Some(cfd) => db.flush_column_family(cfd),
+                    None => db.run_compactions(),
+                }))
+                .unwrap_or_else(|_| Err(crate::Error::aborted("panic in a background job")))
+                .map_err(|e| db.poison(e));
+                // Every view the job held is gone now: delete what no reader needs.
+                db.delete_obsolete_tables();
+                res
+            }
         };
         let _ = outcome;
         let mut st = shared.state.lock();

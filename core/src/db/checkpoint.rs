@@ -34,6 +34,24 @@ impl Db {
         if !inner.read_only && (log_size_for_flush == 0 || wal_bytes >= log_size_for_flush) {
             self.flush_all(true)?;
         }
+        // No WAL or table may be deleted while the file set is being copied (RocksDB's
+        // DisableFileDeletions): a concurrent flush would otherwise delete a WAL that the
+        // copied MANIFEST still needs.
+        inner
+            .deletions_disabled
+            .fetch_add(1, std::sync::atomic::Ordering::AcqRel);
+        let result = self.copy_checkpoint(dir, &target);
+        inner
+            .deletions_disabled
+            .fetch_sub(1, std::sync::atomic::Ordering::AcqRel);
+        inner.delete_obsolete_wals();
+        inner.delete_obsolete_tables();
+        result
+    }
+
+    fn copy_checkpoint(&self, dir: &str, target: &Path) -> Result<()> {
+        let inner = &self.inner;
+        let fs = inner.fs.clone();
         // Freeze the file set: the super versions keep every table named here alive (not
         // deleted) until the copy is done; the MANIFEST size is read under the same lock.
         let (views, manifest_number, manifest_size) = {
@@ -93,9 +111,8 @@ impl Db {
         current.sync()?;
         drop(current);
         fs.sync_dir(&tmp)?;
-        fs.rename(&tmp, &target)?;
+        fs.rename(&tmp, target)?;
         drop(views);
-        inner.delete_obsolete_tables();
         if let Some(parent) = target.parent().filter(|p| !p.as_os_str().is_empty()) {
             fs.sync_dir(parent)?;
         }

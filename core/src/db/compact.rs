@@ -11,7 +11,8 @@
 //! - Merge operands are folded into their base value (full merge) when the base is in the
 //!   same stripe, or when the output is the bottommost level and nothing lies below.
 //! - A deletion in the oldest stripe is dropped when the output is the bottommost level.
-//! - The compaction filter sees values no snapshot protects; "remove" turns the value into
+//! - The compaction filter runs only while no snapshot exists (or with `ignore_snapshots`),
+//!   as RocksDB 7.8.3 does; "remove" turns the value into
 //!   a deletion (older versions below stay hidden), "change" replaces it.
 //! - Range tombstones are carried into the output unless the output is the bottommost level
 //!   and no snapshot can see what they delete. While any are carried, the compaction writes
@@ -51,8 +52,9 @@ impl DbInner {
                 if cfd.options.disable_auto_compactions || cfd.is_dropped() {
                     continue;
                 }
-                let sv = cfd.super_version();
-                let summary = summarize(&sv.version);
+                // The summary is taken from a view that is dropped before the job runs: a
+                // view held across it would keep the inputs from being deleted.
+                let summary = summarize(&cfd.super_version().version);
                 if let Some(task) = picker::pick(
                     &summary,
                     &PickerOptions::from_cf_options(&cfd.options),
@@ -99,7 +101,10 @@ impl DbInner {
                 // Compactions run one at a time (`compaction_lock`), so a conflict cannot
                 // last; the next call sees the finished state.
                 ManualNext::Conflict => std::thread::yield_now(),
-                ManualNext::Done => return Ok(()),
+                ManualNext::Done => {
+                    self.delete_obsolete_tables();
+                    return Ok(());
+                }
             }
         }
     }
@@ -145,14 +150,15 @@ impl DbInner {
                 edit.new_files.push((task.output_level as u32, meta));
             }
         }
-        self.install_compaction(cfd, edit, &inputs)
+        drop(sv);
+        self.install_compaction(cfd, edit, inputs)
     }
 
     fn install_compaction(
         &self,
         cfd: &Arc<ColumnFamilyData>,
         edit: VersionEdit,
-        inputs: &[(usize, Arc<FileMetaData>)],
+        inputs: Vec<(usize, Arc<FileMetaData>)>,
     ) -> Result<()> {
         let mut vs = self.versions.lock();
         self.sync_last_sequence(&mut vs);
@@ -170,7 +176,7 @@ impl DbInner {
             edit.new_files.iter().map(|(_, f)| f.number).collect();
         for (_, f) in inputs {
             if !moved.contains(&f.number) {
-                self.obsolete_tables.lock().push(f.clone());
+                self.obsolete_tables.lock().push(f);
             }
         }
         self.delete_obsolete_tables();
@@ -179,6 +185,13 @@ impl DbInner {
 
     /// Deletes table files that are in no version any reader can still hold.
     pub(crate) fn delete_obsolete_tables(&self) {
+        if self
+            .deletions_disabled
+            .load(std::sync::atomic::Ordering::Acquire)
+            > 0
+        {
+            return;
+        }
         let mut pending = self.obsolete_tables.lock();
         pending.retain(|f| {
             // The version set's own reference plus ours: nobody else can reach it.
@@ -391,7 +404,7 @@ fn gc_key(
                 let mut v = value.clone();
                 let mut t = ValueType::Value;
                 if let Some(f) = filter {
-                    if p.sequence <= earliest || f.ignore_snapshots() {
+                    if earliest == MAX_SEQUENCE_NUMBER || f.ignore_snapshots() {
                         match f.filter(level, p.user_key, value) {
                             crate::compaction::filter::Decision::Keep => {}
                             crate::compaction::filter::Decision::Remove => {

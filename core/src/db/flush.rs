@@ -214,6 +214,9 @@ impl DbInner {
     /// Deletes WALs that no column family needs: below every family's log number, or, for a
     /// family with nothing unflushed, below the current WAL.
     pub(crate) fn delete_obsolete_wals(&self) {
+        if self.deletions_disabled.load(Ordering::Acquire) > 0 {
+            return;
+        }
         let current = self.wal_number.load(Ordering::Acquire);
         let min_needed = {
             let vs = self.versions.lock();

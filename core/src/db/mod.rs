@@ -80,6 +80,8 @@ pub(crate) struct DbInner {
     pub(crate) write_buffer_manager: Option<Arc<crate::cache::WriteBufferManager>>,
     /// Bytes of memtable memory currently charged to `write_buffer_manager`.
     pub(crate) charged_memory: Mutex<usize>,
+    /// While non-zero (a checkpoint is copying files), no WAL or table file is deleted.
+    pub(crate) deletions_disabled: std::sync::atomic::AtomicUsize,
     /// Set by a write with `disable_wal`: such data must be flushed at close.
     pub(crate) unlogged_writes: AtomicBool,
     pub(crate) background: background::Background,
@@ -541,6 +543,7 @@ impl Db {
         }
         inner.background.shutdown();
         inner.release_memtable_charge();
+        inner.delete_obsolete_tables();
         // Wait out an in-flight group: the leader holds `wal` while it appends.
         let res = {
             let mut wal = inner.write.wal.lock();

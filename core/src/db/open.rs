@@ -201,6 +201,7 @@ pub(crate) fn open(
                 .map(|n| Arc::new(crate::cache::WriteBufferManager::new(n, None, false)))
         }),
         charged_memory: Mutex::new(0),
+        deletions_disabled: std::sync::atomic::AtomicUsize::new(0),
         background: Default::default(),
     });
     if !read_only {
@@ -494,7 +495,15 @@ fn delete_obsolete_files(inner: &DbInner) {
     let Ok(names) = inner.fs.list_dir(&inner.path) else {
         return;
     };
-    let manifest = inner.versions.lock().manifest_number;
+    let (manifest, live_tables) = {
+        let vs = inner.versions.lock();
+        let live: std::collections::HashSet<u64> = vs
+            .column_families
+            .values()
+            .flat_map(|m| m.files.values().flatten().map(|f| f.number))
+            .collect();
+        (vs.manifest_number, live)
+    };
     let newest_options = names
         .iter()
         .filter_map(|n| match filename::parse_file_name(n) {
@@ -507,6 +516,8 @@ fn delete_obsolete_files(inner: &DbInner) {
             Some(FileType::Options(k)) => Some(k) != newest_options,
             Some(FileType::OptionsTemp(_)) | Some(FileType::Temp(_)) => true,
             Some(FileType::Manifest(k)) => k != manifest,
+            // A table no version names: left by a crash mid-flush or mid-compaction.
+            Some(FileType::Table(k)) => !live_tables.contains(&k),
             _ => false,
         };
         if obsolete {
