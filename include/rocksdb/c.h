@@ -6220,8 +6220,9 @@ void rocksdb_options_set_blob_cache(rocksdb_options_t *opt, rocksdb_cache_t *blo
 void rocksdb_options_set_ratelimiter(rocksdb_options_t *opt, rocksdb_ratelimiter_t *limiter);
 
 /*
- Sets the write buffer manager. Shared: the caller may destroy its handle right after.
- NULL is ignored. solistore's memtables do not report to it yet.
+ Sets the write buffer manager (the engine's object, kept as
+ `StoredOptions::write_buffer_manager` for the write path). Shared: the caller may destroy
+ its handle right after. NULL is ignored. solistore's memtables do not report to it yet.
  solistore: stores value only
 
  # Safety

@@ -382,6 +382,46 @@ fn compaction_filter_removes_and_changes_values() {
     assert_eq!(st.destroyed.load(Ordering::SeqCst), 1);
 }
 
+#[test]
+#[ignore = "engine: compact.rs offers the filter entries with seq <= the earliest snapshot \
+            (the ones a snapshot sees) even when ignore_snapshots is false"]
+fn compaction_filter_spares_snapshot_data_unless_it_ignores_snapshots() {
+    for ignore in [0u8, 1] {
+        let st = Calls::default();
+        let state = ptr::from_ref(&st).cast_mut().cast::<c_void>();
+        let o = test_options(true);
+        // SAFETY: valid callbacks; `st` outlives the filter, destroyed after the DB closes.
+        let f = unsafe {
+            let f = rocksdb_compactionfilter_create(
+                state,
+                None,
+                Some(prefix_filter),
+                Some(filter_name),
+            );
+            rocksdb_compactionfilter_set_ignore_snapshots(f, ignore);
+            rocksdb_options_set_compaction_filter(o, f);
+            f
+        };
+        {
+            let db = TestDb::open(o);
+            db.put("drop-1", "original");
+            // SAFETY: live handle; the snapshot is released before the DB closes.
+            let snap = unsafe { crate::snapshot::rocksdb_create_snapshot(db.db) };
+            db.compact_all();
+            let expected = if ignore == 0 { Some("original") } else { None };
+            assert_eq!(
+                db.get("drop-1").as_deref(),
+                expected,
+                "ignore_snapshots={ignore}"
+            );
+            // SAFETY: live handles.
+            unsafe { crate::snapshot::rocksdb_release_snapshot(db.db, snap) };
+        }
+        // SAFETY: the DB using it is closed.
+        unsafe { rocksdb_compactionfilter_destroy(f) };
+    }
+}
+
 unsafe extern "C" fn make_filter(
     state: *mut c_void,
     context: *mut rocksdb_compactionfiltercontext_t,

@@ -1065,8 +1065,9 @@ pub unsafe extern "C" fn rocksdb_options_set_ratelimiter(
     }
 }
 
-/// Sets the write buffer manager. Shared: the caller may destroy its handle right after.
-/// NULL is ignored. solistore's memtables do not report to it yet.
+/// Sets the write buffer manager (the engine's object, kept as
+/// `StoredOptions::write_buffer_manager` for the write path). Shared: the caller may destroy
+/// its handle right after. NULL is ignored. solistore's memtables do not report to it yet.
 /// solistore: stores value only
 ///
 /// # Safety
