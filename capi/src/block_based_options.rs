@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-//! `rocksdb_block_based_options_*`: block-based table options (config path; the table builder
-//! and reader will use them, issue 3).
+//! `rocksdb_block_based_options_*`: block-based table options (config path). `rocksdb_open*`
+//! hands the engine the block size, filter policy, block cache and
+//! `cache_index_and_filter_blocks` (see `options::open`); the rest are kept for their getters.
 //!
 //! `rocksdb_options_set_block_based_table_factory` copies these options, so later changes need
 //! another call (c-api-conventions.md §4). The block cache is shared; the filter policy's
@@ -136,9 +137,8 @@ pub unsafe extern "C" fn rocksdb_block_based_options_destroy(
     })
 }
 
-/// Sets the block cache (shared: the caller may destroy its handle right after). NULL is
-/// ignored, as in RocksDB.
-/// solistore: stores value only
+/// Sets the block cache (shared: the caller may destroy its handle right after); tables of
+/// DBs opened with these options charge their blocks to it. NULL is ignored, as in RocksDB.
 ///
 /// # Safety
 /// `options` must be NULL (ignored) or live; `block_cache` NULL or a live cache handle.
@@ -190,8 +190,8 @@ pub unsafe extern "C" fn rocksdb_block_based_options_set_block_cache_compressed(
 }
 
 /// Sets the filter policy; its ownership moves to these options (the caller must not destroy
-/// it). NULL removes the filter.
-/// solistore: stores value only
+/// it). New tables get a full filter (`fullfilter.rocksdb.BuiltinBloomFilter`) with its bits
+/// per key, when `whole_key_filtering` is on. NULL removes the filter.
 ///
 /// # Safety
 /// `options` must be NULL (ignored) or live; `filter_policy` NULL or a live handle from
@@ -210,8 +210,7 @@ pub unsafe extern "C" fn rocksdb_block_based_options_set_filter_policy(
     })
 }
 
-/// Target uncompressed data block size.
-/// solistore: stores value only
+/// Target uncompressed data block size of new tables.
 ///
 /// # Safety
 /// `options` must be NULL (the call is then ignored) or a live `rocksdb_block_based_table_options_t`.
@@ -368,8 +367,7 @@ pub unsafe extern "C" fn rocksdb_block_based_options_set_use_delta_encoding(
     }
 }
 
-/// Whether reads bypass the block cache.
-/// solistore: stores value only
+/// Whether tables use no block cache at all (not even RocksDB's default 8 MiB one).
 ///
 /// # Safety
 /// `options` must be NULL (the call is then ignored) or a live `rocksdb_block_based_table_options_t`.
@@ -388,8 +386,8 @@ pub unsafe extern "C" fn rocksdb_block_based_options_set_no_block_cache(
     }
 }
 
-/// Whether whole keys go into the filter.
-/// solistore: stores value only
+/// Whether whole keys go into the filter. solistore has no prefix filters, so with 0 no
+/// filter is written.
 ///
 /// # Safety
 /// `block_based_table_options` must be NULL (the call is then ignored) or a live `rocksdb_block_based_table_options_t`.
@@ -508,8 +506,8 @@ pub unsafe extern "C" fn rocksdb_block_based_options_set_index_block_search_type
     }
 }
 
-/// Whether index and filter blocks live in the block cache.
-/// solistore: stores value only
+/// Whether index and filter blocks live in the block cache (charged to it) instead of with
+/// the open table.
 ///
 /// # Safety
 /// `block_based_table_options` must be NULL (the call is then ignored) or a live `rocksdb_block_based_table_options_t`.

@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 //! `rocksdb_cache_*`, `rocksdb_lru_cache_options_*`, `rocksdb_hyper_clock_cache_options_*`:
-//! block and row caches (config path; the read path will use them once tables exist).
+//! block and row caches (config path; the read path charges table blocks to them).
 //!
 //! A cache is shared (c-api-conventions.md §4): the handle holds an `Arc`, and setters such as
 //! `rocksdb_block_based_options_set_block_cache` take their own share, so the caller may
-//! destroy its handle right after setting. solistore has no block cache yet (tables are issue
-//! 3): a cache records its kind and capacity, and its usage is 0.
+//! destroy its handle right after setting. Behind every handle is one engine
+//! [`LruCache`](engine::cache::LruCache), created with the handle's capacity, strict flag,
+//! shard bits and RocksDB's default high-priority pool ratio (0.5); `rocksdb_open*` hands it
+//! to the column families as their block cache, so capacity, usage and occupancy are the real
+//! cache's numbers. A HyperClockCache is an LRU cache here (same capacity and shards).
 
 use std::ffi::c_int;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
+
+use engine::cache::LruCache;
 
 use crate::ffi;
 use crate::options::{get, set};
@@ -22,33 +26,58 @@ pub(crate) enum CacheKind {
     HyperClock,
 }
 
-/// A cache's configuration, shared by every holder. The capacity can change after creation
-/// (`rocksdb_cache_set_capacity`), so it is atomic.
+/// RocksDB's default share of an LRU cache for high-priority entries (`LRUCacheOptions`).
+const HIGH_PRI_POOL_RATIO: f64 = 0.5;
+
+/// A cache shared by every holder: the engine's cache plus what RocksDB would report about
+/// its kind.
 #[derive(Debug)]
-#[allow(dead_code, reason = "read by the block cache (issue 3)")]
 pub(crate) struct Cache {
+    #[cfg_attr(
+        not(test),
+        expect(dead_code, reason = "RocksDB's cache kind; no C getter reads it")
+    )]
     pub(crate) kind: CacheKind,
-    capacity: AtomicUsize,
-    pub(crate) strict_capacity_limit: bool,
-    /// -1: RocksDB picks from the capacity.
-    pub(crate) num_shard_bits: c_int,
-    /// HyperClockCache only.
+    /// The engine cache that table blocks are charged to.
+    pub(crate) lru: Arc<LruCache>,
+    /// HyperClockCache only (kept; the LRU stand-in does not need it).
+    #[expect(dead_code, reason = "kept for a HyperClockCache implementation")]
     pub(crate) estimated_entry_charge: usize,
 }
 
 impl Cache {
+    /// An LRU cache of `capacity` bytes with automatic sharding.
     pub(crate) fn lru(capacity: usize, strict_capacity_limit: bool) -> Self {
+        Self::with_shard_bits(CacheKind::Lru, capacity, strict_capacity_limit, -1)
+    }
+
+    /// A cache of `kind` with `num_shard_bits` (-1: chosen from the capacity; values the
+    /// engine cannot take are clamped by it).
+    pub(crate) fn with_shard_bits(
+        kind: CacheKind,
+        capacity: usize,
+        strict_capacity_limit: bool,
+        num_shard_bits: c_int,
+    ) -> Self {
         Cache {
-            kind: CacheKind::Lru,
-            capacity: AtomicUsize::new(capacity),
-            strict_capacity_limit,
-            num_shard_bits: -1,
+            kind,
+            lru: Arc::new(LruCache::new(
+                capacity,
+                num_shard_bits,
+                strict_capacity_limit,
+                HIGH_PRI_POOL_RATIO,
+            )),
             estimated_entry_charge: 0,
         }
     }
 
     pub(crate) fn capacity(&self) -> usize {
-        self.capacity.load(Ordering::Relaxed)
+        self.lru.capacity()
+    }
+
+    #[cfg_attr(not(test), expect(dead_code, reason = "read by tests"))]
+    pub(crate) fn strict_capacity_limit(&self) -> bool {
+        self.lru.strict_capacity_limit()
     }
 }
 
@@ -115,16 +144,18 @@ pub unsafe extern "C" fn rocksdb_cache_create_lru_opts(
     ffi::guarded_no_err("rocksdb_cache_create_lru_opts", || {
         // SAFETY: forwarded contract.
         let o = unsafe { ffi::borrow(lru_cache_options, "lru_cache_options")? };
-        Ok(new_cache(Cache {
-            num_shard_bits: o.num_shard_bits,
-            ..Cache::lru(o.capacity, false)
-        }))
+        Ok(new_cache(Cache::with_shard_bits(
+            CacheKind::Lru,
+            o.capacity,
+            false,
+            o.num_shard_bits,
+        )))
     })
 }
 
-/// Creates a HyperClockCache of `capacity` bytes (recorded as such; solistore has no cache
-/// implementation yet). Release with `rocksdb_cache_destroy`.
-/// solistore: stores value only
+/// Creates a HyperClockCache of `capacity` bytes. solistore has no clock cache: an LRU cache
+/// of that capacity stands in (reported as a HyperClockCache). Release with
+/// `rocksdb_cache_destroy`.
 ///
 /// # Safety
 /// No pointer arguments: always safe to call.
@@ -135,16 +166,14 @@ pub unsafe extern "C" fn rocksdb_cache_create_hyper_clock(
 ) -> *mut rocksdb_cache_t {
     ffi::guarded_no_err("rocksdb_cache_create_hyper_clock", || {
         Ok(new_cache(Cache {
-            kind: CacheKind::HyperClock,
             estimated_entry_charge,
-            ..Cache::lru(capacity, false)
+            ..Cache::with_shard_bits(CacheKind::HyperClock, capacity, false, -1)
         }))
     })
 }
 
-/// Creates a HyperClockCache from options. NULL gives NULL. Release with
-/// `rocksdb_cache_destroy`.
-/// solistore: stores value only
+/// Creates a HyperClockCache from options (an LRU cache stands in, as for
+/// `rocksdb_cache_create_hyper_clock`). NULL gives NULL. Release with `rocksdb_cache_destroy`.
 ///
 /// # Safety
 /// `hyper_clock_cache_options` must be NULL or live.
@@ -156,10 +185,8 @@ pub unsafe extern "C" fn rocksdb_cache_create_hyper_clock_opts(
         // SAFETY: forwarded contract.
         let o = unsafe { ffi::borrow(hyper_clock_cache_options, "hyper_clock_cache_options")? };
         Ok(new_cache(Cache {
-            kind: CacheKind::HyperClock,
             estimated_entry_charge: o.estimated_entry_charge,
-            num_shard_bits: o.num_shard_bits,
-            ..Cache::lru(o.capacity, false)
+            ..Cache::with_shard_bits(CacheKind::HyperClock, o.capacity, false, o.num_shard_bits)
         }))
     })
 }
@@ -178,8 +205,8 @@ pub unsafe extern "C" fn rocksdb_cache_destroy(cache: *mut rocksdb_cache_t) {
     })
 }
 
-/// Lets the cache leak its entries at shutdown instead of freeing them. solistore's cache
-/// holds no entries: nothing to do.
+/// Lets the cache leak its entries at shutdown instead of freeing them. solistore frees them
+/// normally (they are Rust values, cheap to drop): nothing to do.
 ///
 /// # Safety
 /// `cache` must be NULL or a live cache handle.
@@ -189,7 +216,8 @@ pub unsafe extern "C" fn rocksdb_cache_disown_data(cache: *mut rocksdb_cache_t) 
     ffi::guarded_no_err("rocksdb_cache_disown_data", || Ok(()))
 }
 
-/// Changes the capacity, for every holder of the cache.
+/// Changes the capacity, for every holder of the cache; unpinned entries beyond it are
+/// evicted.
 ///
 /// # Safety
 /// `cache` must be NULL (ignored) or a live cache handle.
@@ -198,7 +226,7 @@ pub unsafe extern "C" fn rocksdb_cache_set_capacity(cache: *mut rocksdb_cache_t,
     // SAFETY: forwarded contract.
     unsafe {
         get(cache.cast_const(), "rocksdb_cache_set_capacity", |c| {
-            c.inner.capacity.store(capacity, Ordering::Relaxed);
+            c.inner.lru.set_capacity(capacity);
         })
     }
 }
@@ -213,41 +241,47 @@ pub unsafe extern "C" fn rocksdb_cache_get_capacity(cache: *const rocksdb_cache_
     unsafe { get(cache, "rocksdb_cache_get_capacity", |c| c.inner.capacity()) }
 }
 
-/// Returns the bytes held: always 0, solistore has no block cache yet.
-/// solistore: stores value only
+/// Returns the bytes charged by the entries in the cache (blocks, and write buffer manager
+/// reservations). 0 for NULL.
 ///
 /// # Safety
 /// `cache` must be NULL or a live cache handle.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rocksdb_cache_get_usage(cache: *const rocksdb_cache_t) -> usize {
     // SAFETY: forwarded contract.
-    unsafe { get(cache, "rocksdb_cache_get_usage", |_| 0) }
+    unsafe { get(cache, "rocksdb_cache_get_usage", |c| c.inner.lru.usage()) }
 }
 
-/// Returns the bytes pinned by users: always 0, solistore has no block cache yet.
-/// solistore: stores value only
+/// Returns the bytes charged by entries in use (pinned by a reader or a reservation). 0 for
+/// NULL.
 ///
 /// # Safety
 /// `cache` must be NULL or a live cache handle.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rocksdb_cache_get_pinned_usage(cache: *const rocksdb_cache_t) -> usize {
     // SAFETY: forwarded contract.
-    unsafe { get(cache, "rocksdb_cache_get_pinned_usage", |_| 0) }
+    unsafe {
+        get(cache, "rocksdb_cache_get_pinned_usage", |c| {
+            c.inner.lru.pinned_usage()
+        })
+    }
 }
 
-/// Returns the number of entries: always 0, solistore has no block cache yet.
-/// solistore: stores value only
+/// Returns the number of entries in the cache. 0 for NULL.
 ///
 /// # Safety
 /// `cache` must be NULL or a live cache handle.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rocksdb_cache_get_occupancy_count(cache: *const rocksdb_cache_t) -> usize {
     // SAFETY: forwarded contract.
-    unsafe { get(cache, "rocksdb_cache_get_occupancy_count", |_| 0) }
+    unsafe {
+        get(cache, "rocksdb_cache_get_occupancy_count", |c| {
+            c.inner.lru.entries()
+        })
+    }
 }
 
-/// Returns the number of hash table slots: always 0, solistore has no block cache yet.
-/// solistore: stores value only
+/// Returns the number of hash table slots over all shards. 0 for NULL.
 ///
 /// # Safety
 /// `cache` must be NULL or a live cache handle.
@@ -256,7 +290,11 @@ pub unsafe extern "C" fn rocksdb_cache_get_table_address_count(
     cache: *const rocksdb_cache_t,
 ) -> usize {
     // SAFETY: forwarded contract.
-    unsafe { get(cache, "rocksdb_cache_get_table_address_count", |_| 0) }
+    unsafe {
+        get(cache, "rocksdb_cache_get_table_address_count", |c| {
+            c.inner.lru.table_address_count()
+        })
+    }
 }
 
 /// Creates LRU cache options (capacity 0, automatic shard bits). Release with
@@ -310,8 +348,7 @@ pub unsafe extern "C" fn rocksdb_lru_cache_options_set_capacity(
     }
 }
 
-/// Sets the shard bits of caches created from these options.
-/// solistore: stores value only
+/// Sets the shard bits of caches created from these options (-1: chosen from the capacity).
 ///
 /// # Safety
 /// `lru_cache_options` must be NULL (ignored) or live.
@@ -417,8 +454,7 @@ pub unsafe extern "C" fn rocksdb_hyper_clock_cache_options_set_estimated_entry_c
     }
 }
 
-/// Sets the shard bits of caches created from these options.
-/// solistore: stores value only
+/// Sets the shard bits of caches created from these options (-1: chosen from the capacity).
 ///
 /// # Safety
 /// `hyper_clock_cache_options` must be NULL (ignored) or live.

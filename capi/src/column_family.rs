@@ -75,7 +75,9 @@ pub unsafe extern "C" fn rocksdb_create_column_family(
         let opts = unsafe { ffi::borrow(column_family_options, "column_family_options")? };
         // SAFETY: per this function's contract; NULLs are checked.
         let name = unsafe { ffi::cstr(column_family_name, "column_family_name")? };
-        Ok(new_handle(db.create_column_family(opts.cf.clone(), name)?))
+        Ok(new_handle(
+            db.create_column_family(opts.engine_cf_options()?, name)?,
+        ))
     })
 }
 
@@ -112,10 +114,11 @@ pub unsafe extern "C" fn rocksdb_create_column_families(
                 "column_family_names",
             )?
         };
+        let cf_opts = opts.engine_cf_options()?;
         for &name in names {
             // SAFETY: each entry is a C string per this function's contract.
             let name = unsafe { ffi::cstr(name, "column_family_names")? };
-            created.push(new_handle(db.create_column_family(opts.cf.clone(), name)?));
+            created.push(new_handle(db.create_column_family(cf_opts.clone(), name)?));
         }
         Ok(())
     });

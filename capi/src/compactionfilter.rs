@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 //! `rocksdb_compactionfilter_*`, `rocksdb_compactionfilterfactory_*`,
 //! `rocksdb_compactionfiltercontext_*`: compaction filters implemented by C callbacks
-//! (background path). The engine does not compact yet (issue 3): the options store the
-//! filter and factory, and [`CallbackCompactionFilter::filter`] and
-//! [`CallbackCompactionFilterFactory::create_filter`] are what compaction will call.
+//! (background path). [`CallbackCompactionFilter`] and [`CallbackCompactionFilterFactory`]
+//! implement the engine's `CompactionFilter` and `CompactionFilterFactory`; `rocksdb_open*`
+//! puts them in the column family options, and every compaction then calls the C callbacks
+//! (from the compaction's thread).
 //!
 //! Ownership (c-api-conventions.md §4–5):
 //! - a filter set with `rocksdb_options_set_compaction_filter` is borrowed: the caller
@@ -11,7 +12,8 @@
 //!   then. As with comparators, the engine may still hold the adapter, which from then on
 //!   keeps every entry instead of calling into the dead `state`;
 //! - a filter returned by a factory's callback belongs to the library, which destroys it
-//!   (running its destructor) when that compaction ends: drop the `Box` `create_filter` gives;
+//!   (running its destructor) when that compaction ends: the engine drops the filter
+//!   [`CompactionFilterFactory::create`] gives it;
 //! - a factory's ownership moves to the options (the handle is consumed, see
 //!   `options::transfer`); its destructor runs when
 //!   the last holder drops it.
@@ -19,6 +21,10 @@
 use std::ffi::{c_char, c_int, c_uchar, c_void};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+
+pub(crate) use engine::compaction::filter::{
+    CompactionFilter, CompactionFilterFactory, Decision as FilterDecision, FilterContext,
+};
 
 use crate::comparator::call_name;
 use crate::ffi;
@@ -42,15 +48,6 @@ type CreateFilterFn = unsafe extern "C" fn(
     *mut rocksdb_compactionfiltercontext_t,
 ) -> *mut rocksdb_compactionfilter_t;
 
-/// What a filter decided about one entry.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum FilterDecision {
-    Keep,
-    Remove,
-    /// Keep the entry with this value instead.
-    ChangeValue(Vec<u8>),
-}
-
 /// The adapter compaction calls.
 pub(crate) struct CallbackCompactionFilter {
     state: *mut c_void,
@@ -69,24 +66,24 @@ unsafe impl Send for CallbackCompactionFilter {}
 // SAFETY: as above.
 unsafe impl Sync for CallbackCompactionFilter {}
 
-impl CallbackCompactionFilter {
-    #[cfg_attr(not(test), expect(dead_code, reason = "for compaction (issue 3)"))]
-    pub(crate) fn name(&self) -> &str {
+impl CompactionFilter for CallbackCompactionFilter {
+    fn name(&self) -> &str {
         &self.name
     }
 
-    #[cfg_attr(not(test), expect(dead_code, reason = "for compaction (issue 3)"))]
-    pub(crate) fn ignore_snapshots(&self) -> bool {
+    /// `rocksdb_compactionfilter_set_ignore_snapshots`: with false, the engine does not offer
+    /// the filter values a live snapshot still sees.
+    fn ignore_snapshots(&self) -> bool {
         self.ignore_snapshots.load(Ordering::Relaxed)
     }
 
     /// Asks the C filter about one entry at `level`. A new value is copied and never freed
     /// (the contract: it may point at a string literal).
-    #[cfg_attr(not(test), expect(dead_code, reason = "for compaction (issue 3)"))]
-    pub(crate) fn filter(&self, level: c_int, key: &[u8], value: &[u8]) -> FilterDecision {
+    fn filter(&self, level: usize, key: &[u8], value: &[u8]) -> FilterDecision {
         if self.retired.load(Ordering::Acquire) {
             return FilterDecision::Keep;
         }
+        let level = c_int::try_from(level).unwrap_or(c_int::MAX);
         let mut new_value: *mut c_char = std::ptr::null_mut();
         let mut new_len: usize = 0;
         let mut changed: c_uchar = 0;
@@ -118,7 +115,9 @@ impl CallbackCompactionFilter {
             FilterDecision::Keep
         }
     }
+}
 
+impl CallbackCompactionFilter {
     fn retire(&self) {
         if !self.retired.swap(true, Ordering::AcqRel) {
             if let Some(d) = self.destructor {
@@ -186,8 +185,9 @@ pub unsafe extern "C" fn rocksdb_compactionfilter_create(
     })
 }
 
-/// Sets whether the filter may drop entries that a snapshot still sees.
-/// solistore: stores value only
+/// Sets whether the filter may drop or change entries that a snapshot still sees (default
+/// 1). With 0, compactions keep such entries unfiltered. (RocksDB 7.8.3 fails compactions of
+/// such a filter with `Not supported`; solistore honours the old meaning instead.)
 ///
 /// # Safety
 /// `compactionfilter` must be NULL (ignored) or a live filter.
@@ -292,15 +292,9 @@ impl Drop for CallbackCompactionFilterFactory {
 }
 
 impl CallbackCompactionFilterFactory {
-    #[cfg_attr(not(test), expect(dead_code, reason = "for compaction (issue 3)"))]
-    pub(crate) fn name(&self) -> &str {
-        &self.name
-    }
-
     /// Asks the C factory for a filter for one compaction. The library owns the result:
     /// dropping the box when the compaction ends runs the filter's destructor. None when the
     /// callback returns NULL (no filtering).
-    #[cfg_attr(not(test), expect(dead_code, reason = "for compaction (issue 3)"))]
     pub(crate) fn create_filter(
         &self,
         mut context: rocksdb_compactionfiltercontext_t,
@@ -311,6 +305,38 @@ impl CallbackCompactionFilterFactory {
         // SAFETY: the callback returns NULL or a filter from `rocksdb_compactionfilter_create`,
         // whose ownership passes to the library.
         unsafe { ffi::from_handle(f) }
+    }
+}
+
+impl CompactionFilterFactory for CallbackCompactionFilterFactory {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// One filter per compaction, from the C callback; the engine drops it when the
+    /// compaction ends, which destroys the C filter.
+    fn create(&self, context: &FilterContext) -> Option<Box<dyn CompactionFilter>> {
+        let filter = self.create_filter(rocksdb_compactionfiltercontext_t {
+            is_full_compaction: context.is_full_compaction,
+            is_manual_compaction: context.is_manual_compaction,
+        })?;
+        Some(Box::new(OwnedFilter(filter)))
+    }
+}
+
+/// A filter a factory made: the library's handle, destroyed (running the C destructor) when
+/// the compaction that asked for it drops it.
+struct OwnedFilter(Box<rocksdb_compactionfilter_t>);
+
+impl CompactionFilter for OwnedFilter {
+    fn name(&self) -> &str {
+        self.0.inner.name()
+    }
+    fn ignore_snapshots(&self) -> bool {
+        self.0.inner.ignore_snapshots()
+    }
+    fn filter(&self, level: usize, key: &[u8], value: &[u8]) -> FilterDecision {
+        self.0.inner.filter(level, key, value)
     }
 }
 

@@ -9,7 +9,9 @@
 //!
 //! Everything here is a thin adapter: the engine produces RocksDB's status texts, and the
 //! errptr, ownership and NULL rules come from `ffi` (c-api-conventions.md §2–4).
-//! Functions that need tables (flush, compaction, ingestion, checkpoints) live elsewhere.
+//! Flushes, manual compaction, approximate sizes and file deletion control are in
+//! `db::maintenance` (background path); the table-file view behind file properties and
+//! approximate sizes is `db::files`.
 
 use std::ffi::{c_char, c_int, c_uchar};
 use std::ptr;
@@ -27,6 +29,10 @@ use crate::types::rocksdb_slice_t;
 use crate::writebatch::rocksdb_writebatch_t;
 use crate::writeoptions::rocksdb_writeoptions_t;
 
+pub(crate) mod files;
+pub mod maintenance;
+#[cfg(test)]
+mod table_tests;
 #[cfg(test)]
 mod tests;
 
@@ -37,6 +43,9 @@ mod tests;
 #[derive(Debug)]
 pub struct rocksdb_t {
     pub(crate) db: Db,
+    /// `rocksdb_disable_file_deletions` calls not yet matched by an enable (kept only: the
+    /// engine deletes obsolete files regardless).
+    pub(crate) file_deletions_disabled: std::sync::atomic::AtomicU32,
 }
 
 /// A value read by `rocksdb_get_pinned*` or `rocksdb_batched_multi_get_cf*`. Ownership:
@@ -128,7 +137,7 @@ unsafe fn cf_options(
     param: &'static str,
 ) -> Result<ColumnFamilyOptions, Error> {
     // SAFETY: forwarded contract.
-    Ok(unsafe { ffi::borrow(o, param)? }.cf.clone())
+    unsafe { ffi::borrow(o, param)? }.engine_cf_options()
 }
 
 /// Shared body of the four open functions. `cfs` is None for the default family alone.
@@ -147,7 +156,7 @@ unsafe fn open_impl(
     // SAFETY: forwarded contract; NULLs are checked.
     let path = unsafe { ffi::cstr(name, "name")? };
     let families: Vec<(String, ColumnFamilyOptions)> = match cfs {
-        None => vec![("default".to_string(), opts.cf.clone())],
+        None => vec![("default".to_string(), opts.engine_cf_options()?)],
         Some((n, names, cf_opts)) => {
             let n = count(n)?;
             // SAFETY: forwarded contract: both arrays hold `n` entries.
@@ -175,6 +184,9 @@ unsafe fn open_impl(
             Db::open_cf_read_only(&opts.db, path, families, error_if_wal_file_exists)?
         }
     };
+    if let Some(stats) = &opts.s.statistics {
+        stats.attach(&db);
+    }
     if listed {
         for (i, h) in handles.into_iter().enumerate() {
             // SAFETY: the caller's handle array holds `num_column_families` entries, one
@@ -182,7 +194,10 @@ unsafe fn open_impl(
             unsafe { ffi::write_out(handles_out.wrapping_add(i), column_family::new_handle(h)) };
         }
     }
-    Ok(ffi::into_handle(rocksdb_t { db }))
+    Ok(ffi::into_handle(rocksdb_t {
+        db,
+        file_deletions_disabled: std::sync::atomic::AtomicU32::new(0),
+    }))
 }
 
 /// Opens (or, with `create_if_missing`, creates) the DB at `name` with its default column
@@ -1378,11 +1393,24 @@ unsafe fn property(
     let db = unsafe { borrow_db(db)? };
     // SAFETY: forwarded contract; NULLs are checked.
     let name = unsafe { ffi::cstr(propname, "propname")? };
-    Ok(match cf {
+    let default;
+    let cf: &ColumnFamilyHandle = match cf {
         // SAFETY: forwarded contract.
-        Some(cf) => db.property(unsafe { borrow_cf(cf)? }, name),
-        None => db.property(&db.default_cf(), name),
-    })
+        Some(cf) => unsafe { borrow_cf(cf)? },
+        None => {
+            default = db.default_cf();
+            &default
+        }
+    };
+    let value = db.property(cf, name);
+    // The engine answers "0" for table-file counts and sizes it does not track yet; count the
+    // MANIFEST's files instead (a real 0 stays 0).
+    if value.as_deref() == Some("0") {
+        if let Some(v) = files::file_property(db, cf, name) {
+            return Ok(v);
+        }
+    }
+    Ok(value)
 }
 
 /// A DB property (RocksDB's names, e.g. `rocksdb.estimate-num-keys`) as a malloc()ed C

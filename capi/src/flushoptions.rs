@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-//! `rocksdb_flushoptions_*`: options of a manual memtable flush (background path). Flushes
-//! need tables (issue 3), so `rocksdb_flush*` are not written yet; these objects already
-//! keep their value.
+//! `rocksdb_flushoptions_*`: options of a manual memtable flush (background path), read by
+//! `rocksdb_flush*` (`db::maintenance`), which honour `wait`.
 
 use std::ffi::c_uchar;
 

@@ -18,8 +18,10 @@
 pub mod alloc;
 pub mod block_based_options;
 pub mod cache;
+pub mod checkpoint;
 pub mod column_family;
 pub mod compactionfilter;
+pub mod compactoptions;
 pub mod comparator;
 pub mod constants;
 pub mod db;

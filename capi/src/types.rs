@@ -20,10 +20,12 @@ pub use crate::block_based_options::rocksdb_block_based_table_options_t;
 pub use crate::cache::rocksdb_cache_t;
 pub use crate::cache::rocksdb_hyper_clock_cache_options_t;
 pub use crate::cache::rocksdb_lru_cache_options_t;
+pub use crate::checkpoint::rocksdb_checkpoint_t;
 pub use crate::column_family::rocksdb_column_family_handle_t;
 pub use crate::compactionfilter::rocksdb_compactionfilter_t;
 pub use crate::compactionfilter::rocksdb_compactionfiltercontext_t;
 pub use crate::compactionfilter::rocksdb_compactionfilterfactory_t;
+pub use crate::compactoptions::rocksdb_compactoptions_t;
 pub use crate::comparator::rocksdb_comparator_t;
 pub use crate::db::rocksdb_pinnable_handle_t;
 pub use crate::db::rocksdb_pinnableslice_t;
@@ -80,9 +82,6 @@ pub struct rocksdb_filelock_t {
     _placeholder: (),
 }
 pub struct rocksdb_logger_t {
-    _placeholder: (),
-}
-pub struct rocksdb_compactoptions_t {
     _placeholder: (),
 }
 pub struct rocksdb_randomfile_t {
@@ -146,9 +145,6 @@ pub struct rocksdb_optimistictransaction_options_t {
     _placeholder: (),
 }
 pub struct rocksdb_transaction_t {
-    _placeholder: (),
-}
-pub struct rocksdb_checkpoint_t {
     _placeholder: (),
 }
 pub struct rocksdb_wal_iterator_t {

@@ -1,61 +1,40 @@
 // SPDX-License-Identifier: Apache-2.0
-//! `rocksdb_write_buffer_manager_*`: a memtable memory budget shared by DBs (config path).
-//! Shared (c-api-conventions.md §4): `rocksdb_options_set_write_buffer_manager` takes its own
-//! share. solistore's memtables do not report to it yet, so its usage reads 0; its size and
-//! stall flag are kept and can be changed.
+//! `rocksdb_write_buffer_manager_*`: a memtable memory budget shared by DBs (config path;
+//! the write path reports memtable memory to it).
+//!
+//! Shared (c-api-conventions.md §4): the handle holds an `Arc` of the engine's
+//! [`WriteBufferManager`], and `rocksdb_options_set_write_buffer_manager` takes its own share
+//! (kept in the options as `StoredOptions::write_buffer_manager`, where opening a DB picks it
+//! up), so the caller may destroy its handle while DBs still use the manager. Every getter
+//! reads the engine object, and a manager made with a cache charges that cache's engine LRU.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use crate::cache::{rocksdb_cache_t, Cache};
+use engine::cache::WriteBufferManager;
+
+use crate::cache::rocksdb_cache_t;
 use crate::ffi;
 use crate::options::get;
 
-/// The manager's settings, shared by every holder.
-#[derive(Debug)]
-pub(crate) struct WriteBufferManager {
-    buffer_size: AtomicUsize,
-    allow_stall: AtomicBool,
-    /// The cache that memtable memory is charged to (`_create_with_cache`).
-    pub(crate) cache: Option<Arc<Cache>>,
-}
-
-impl WriteBufferManager {
-    pub(crate) fn buffer_size(&self) -> usize {
-        self.buffer_size.load(Ordering::Relaxed)
-    }
-    #[cfg_attr(
-        not(test),
-        expect(dead_code, reason = "for the write path's stall check")
-    )]
-    pub(crate) fn allow_stall(&self) -> bool {
-        self.allow_stall.load(Ordering::Relaxed)
-    }
-}
-
 /// A write buffer manager handle. Ownership: owned by the caller (`_create*` / `_destroy`);
-/// the manager is shared with the options it was set on.
+/// the manager is shared with the options it was set on and the DBs opened with them.
 pub struct rocksdb_write_buffer_manager_t {
     pub(crate) inner: Arc<WriteBufferManager>,
 }
 
 fn new_manager(
     buffer_size: usize,
-    cache: Option<Arc<Cache>>,
+    cache: Option<Arc<engine::cache::LruCache>>,
     allow_stall: bool,
 ) -> *mut rocksdb_write_buffer_manager_t {
     ffi::into_handle(rocksdb_write_buffer_manager_t {
-        inner: Arc::new(WriteBufferManager {
-            buffer_size: AtomicUsize::new(buffer_size),
-            allow_stall: AtomicBool::new(allow_stall),
-            cache,
-        }),
+        inner: Arc::new(WriteBufferManager::new(buffer_size, cache, allow_stall)),
     })
 }
 
-/// Creates a manager with a budget of `buffer_size` bytes (0 disables it). Release with
+/// Creates a manager with a budget of `buffer_size` bytes (0: no limit, accounting only).
+/// With `allow_stall`, writers wait while memtable memory is at the budget. Release with
 /// `rocksdb_write_buffer_manager_destroy`.
-/// solistore: stores value only
 ///
 /// # Safety
 /// No pointer arguments: always safe to call.
@@ -69,9 +48,9 @@ pub unsafe extern "C" fn rocksdb_write_buffer_manager_create(
     })
 }
 
-/// Creates a manager that charges memtable memory to `cache` (shared; NULL means none).
+/// Creates a manager that charges memtable memory to `cache` (shared, so the caller may
+/// destroy its cache handle right after; NULL means none) with pinned 256 KiB dummy entries.
 /// Release with `rocksdb_write_buffer_manager_destroy`.
-/// solistore: stores value only
 ///
 /// # Safety
 /// `cache` must be NULL or a live cache handle.
@@ -83,7 +62,7 @@ pub unsafe extern "C" fn rocksdb_write_buffer_manager_create_with_cache(
 ) -> *mut rocksdb_write_buffer_manager_t {
     ffi::guarded_no_err("rocksdb_write_buffer_manager_create_with_cache", || {
         // SAFETY: forwarded contract.
-        let cache = unsafe { cache.as_ref() }.map(|c| Arc::clone(&c.inner));
+        let cache = unsafe { cache.as_ref() }.map(|c| Arc::clone(&c.inner.lru));
         Ok(new_manager(buffer_size, cache, allow_stall))
     })
 }
@@ -116,7 +95,7 @@ pub unsafe extern "C" fn rocksdb_write_buffer_manager_enabled(
         get(
             wbm.cast_const(),
             "rocksdb_write_buffer_manager_enabled",
-            |w| w.inner.buffer_size() > 0,
+            |w| w.inner.enabled(),
         )
     }
 }
@@ -134,13 +113,13 @@ pub unsafe extern "C" fn rocksdb_write_buffer_manager_cost_to_cache(
         get(
             wbm.cast_const(),
             "rocksdb_write_buffer_manager_cost_to_cache",
-            |w| w.inner.cache.is_some(),
+            |w| w.inner.cost_to_cache(),
         )
     }
 }
 
-/// Memtable memory in use: always 0, solistore's memtables do not report to the manager yet.
-/// solistore: stores value only
+/// Memtable memory reported to the manager and not yet freed (mutable and immutable
+/// memtables of every DB using it). 0 for NULL.
 ///
 /// # Safety
 /// `wbm` must be NULL or a live handle.
@@ -153,13 +132,12 @@ pub unsafe extern "C" fn rocksdb_write_buffer_manager_memory_usage(
         get(
             wbm.cast_const(),
             "rocksdb_write_buffer_manager_memory_usage",
-            |_| 0,
+            |w| w.inner.memory_usage(),
         )
     }
 }
 
-/// Mutable memtable memory in use: always 0 (see `_memory_usage`).
-/// solistore: stores value only
+/// Memtable memory of mutable memtables (not yet scheduled for flush). 0 for NULL.
 ///
 /// # Safety
 /// `wbm` must be NULL or a live handle.
@@ -172,13 +150,12 @@ pub unsafe extern "C" fn rocksdb_write_buffer_manager_mutable_memtable_memory_us
         get(
             wbm.cast_const(),
             "rocksdb_write_buffer_manager_mutable_memtable_memory_usage",
-            |_| 0,
+            |w| w.inner.mutable_memtable_memory_usage(),
         )
     }
 }
 
-/// Dummy entries charged to the cache: always 0 (see `_memory_usage`).
-/// solistore: stores value only
+/// Bytes the manager's dummy entries charge to its cache (0 without a cache, or for NULL).
 ///
 /// # Safety
 /// `wbm` must be NULL or a live handle.
@@ -191,7 +168,7 @@ pub unsafe extern "C" fn rocksdb_write_buffer_manager_dummy_entries_in_cache_usa
         get(
             wbm.cast_const(),
             "rocksdb_write_buffer_manager_dummy_entries_in_cache_usage",
-            |_| 0,
+            |w| w.inner.dummy_entries_in_cache_usage(),
         )
     }
 }
@@ -214,8 +191,7 @@ pub unsafe extern "C" fn rocksdb_write_buffer_manager_buffer_size(
     }
 }
 
-/// Changes the memory budget, for every holder.
-/// solistore: stores value only
+/// Changes the memory budget, for every holder (may end a stall).
 ///
 /// # Safety
 /// `wbm` must be NULL (ignored) or a live handle.
@@ -229,15 +205,13 @@ pub unsafe extern "C" fn rocksdb_write_buffer_manager_set_buffer_size(
         get(
             wbm.cast_const(),
             "rocksdb_write_buffer_manager_set_buffer_size",
-            |w| {
-                w.inner.buffer_size.store(new_size, Ordering::Relaxed);
-            },
+            |w| w.inner.set_buffer_size(new_size),
         )
     }
 }
 
-/// Changes whether writes stall when the budget is exceeded, for every holder.
-/// solistore: stores value only
+/// Changes whether writes stall when the budget is exceeded, for every holder (turning it
+/// off ends a stall).
 ///
 /// # Safety
 /// `wbm` must be NULL (ignored) or a live handle.
@@ -251,11 +225,7 @@ pub unsafe extern "C" fn rocksdb_write_buffer_manager_set_allow_stall(
         get(
             wbm.cast_const(),
             "rocksdb_write_buffer_manager_set_allow_stall",
-            |w| {
-                w.inner
-                    .allow_stall
-                    .store(new_allow_stall, Ordering::Relaxed);
-            },
+            |w| w.inner.set_allow_stall(new_allow_stall),
         )
     }
 }

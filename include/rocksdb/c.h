@@ -238,6 +238,12 @@ typedef struct rocksdb_block_based_table_options_t rocksdb_block_based_table_opt
  */
 typedef struct rocksdb_cache_t rocksdb_cache_t;
 
+/*
+ A checkpoint maker bound to one DB. Ownership: owned by the caller
+ (`rocksdb_checkpoint_object_create` / `rocksdb_checkpoint_object_destroy`). It holds its
+ own reference to the DB's state: after `rocksdb_close`, `rocksdb_checkpoint_create` fails
+ with `Invalid argument: DB is closed` instead of touching freed memory.
+ */
 typedef struct rocksdb_checkpoint_t rocksdb_checkpoint_t;
 
 /*
@@ -275,6 +281,11 @@ typedef struct rocksdb_compactionservice_scheduleresponse_t rocksdb_compactionse
 
 typedef struct rocksdb_compactionservice_t rocksdb_compactionservice_t;
 
+/*
+ Options for `rocksdb_compact_range*_opt`. Ownership: owned by the caller
+ (`rocksdb_compactoptions_create` / `rocksdb_compactoptions_destroy`); the compaction
+ functions only read it.
+ */
 typedef struct rocksdb_compactoptions_t rocksdb_compactoptions_t;
 
 /*
@@ -485,7 +496,7 @@ typedef struct rocksdb_writablefile_t rocksdb_writablefile_t;
 
 /*
  A write buffer manager handle. Ownership: owned by the caller (`_create*` / `_destroy`);
- the manager is shared with the options it was set on.
+ the manager is shared with the options it was set on and the DBs opened with them.
  */
 typedef struct rocksdb_write_buffer_manager_t rocksdb_write_buffer_manager_t;
 
@@ -610,9 +621,8 @@ rocksdb_block_based_table_options_t *rocksdb_block_based_options_create(void);
 void rocksdb_block_based_options_destroy(rocksdb_block_based_table_options_t *options);
 
 /*
- Sets the block cache (shared: the caller may destroy its handle right after). NULL is
- ignored, as in RocksDB.
- solistore: stores value only
+ Sets the block cache (shared: the caller may destroy its handle right after); tables of
+ DBs opened with these options charge their blocks to it. NULL is ignored, as in RocksDB.
 
  # Safety
  `options` must be NULL (ignored) or live; `block_cache` NULL or a live cache handle.
@@ -632,8 +642,8 @@ void rocksdb_block_based_options_set_block_cache_compressed(rocksdb_block_based_
 
 /*
  Sets the filter policy; its ownership moves to these options (the caller must not destroy
- it). NULL removes the filter.
- solistore: stores value only
+ it). New tables get a full filter (`fullfilter.rocksdb.BuiltinBloomFilter`) with its bits
+ per key, when `whole_key_filtering` is on. NULL removes the filter.
 
  # Safety
  `options` must be NULL (ignored) or live; `filter_policy` NULL or a live handle from
@@ -643,8 +653,7 @@ void rocksdb_block_based_options_set_filter_policy(rocksdb_block_based_table_opt
                                                    rocksdb_filterpolicy_t *filter_policy);
 
 /*
- Target uncompressed data block size.
- solistore: stores value only
+ Target uncompressed data block size of new tables.
 
  # Safety
  `options` must be NULL (the call is then ignored) or a live `rocksdb_block_based_table_options_t`.
@@ -723,8 +732,7 @@ void rocksdb_block_based_options_set_use_delta_encoding(rocksdb_block_based_tabl
                                                         unsigned char use_delta_encoding);
 
 /*
- Whether reads bypass the block cache.
- solistore: stores value only
+ Whether tables use no block cache at all (not even RocksDB's default 8 MiB one).
 
  # Safety
  `options` must be NULL (the call is then ignored) or a live `rocksdb_block_based_table_options_t`.
@@ -733,8 +741,8 @@ void rocksdb_block_based_options_set_no_block_cache(rocksdb_block_based_table_op
                                                     unsigned char no_block_cache);
 
 /*
- Whether whole keys go into the filter.
- solistore: stores value only
+ Whether whole keys go into the filter. solistore has no prefix filters, so with 0 no
+ filter is written.
 
  # Safety
  `block_based_table_options` must be NULL (the call is then ignored) or a live `rocksdb_block_based_table_options_t`.
@@ -793,8 +801,8 @@ void rocksdb_block_based_options_set_index_block_search_type(rocksdb_block_based
                                                              int v);
 
 /*
- Whether index and filter blocks live in the block cache.
- solistore: stores value only
+ Whether index and filter blocks live in the block cache (charged to it) instead of with
+ the open table.
 
  # Safety
  `block_based_table_options` must be NULL (the call is then ignored) or a live `rocksdb_block_based_table_options_t`.
@@ -918,9 +926,9 @@ rocksdb_cache_t *rocksdb_cache_create_lru_with_strict_capacity_limit(size_t capa
 rocksdb_cache_t *rocksdb_cache_create_lru_opts(const rocksdb_lru_cache_options_t *lru_cache_options);
 
 /*
- Creates a HyperClockCache of `capacity` bytes (recorded as such; solistore has no cache
- implementation yet). Release with `rocksdb_cache_destroy`.
- solistore: stores value only
+ Creates a HyperClockCache of `capacity` bytes. solistore has no clock cache: an LRU cache
+ of that capacity stands in (reported as a HyperClockCache). Release with
+ `rocksdb_cache_destroy`.
 
  # Safety
  No pointer arguments: always safe to call.
@@ -928,9 +936,8 @@ rocksdb_cache_t *rocksdb_cache_create_lru_opts(const rocksdb_lru_cache_options_t
 rocksdb_cache_t *rocksdb_cache_create_hyper_clock(size_t capacity, size_t estimated_entry_charge);
 
 /*
- Creates a HyperClockCache from options. NULL gives NULL. Release with
- `rocksdb_cache_destroy`.
- solistore: stores value only
+ Creates a HyperClockCache from options (an LRU cache stands in, as for
+ `rocksdb_cache_create_hyper_clock`). NULL gives NULL. Release with `rocksdb_cache_destroy`.
 
  # Safety
  `hyper_clock_cache_options` must be NULL or live.
@@ -947,8 +954,8 @@ rocksdb_cache_t *rocksdb_cache_create_hyper_clock_opts(const rocksdb_hyper_clock
 void rocksdb_cache_destroy(rocksdb_cache_t *cache);
 
 /*
- Lets the cache leak its entries at shutdown instead of freeing them. solistore's cache
- holds no entries: nothing to do.
+ Lets the cache leak its entries at shutdown instead of freeing them. solistore frees them
+ normally (they are Rust values, cheap to drop): nothing to do.
 
  # Safety
  `cache` must be NULL or a live cache handle.
@@ -956,7 +963,8 @@ void rocksdb_cache_destroy(rocksdb_cache_t *cache);
 void rocksdb_cache_disown_data(rocksdb_cache_t *cache);
 
 /*
- Changes the capacity, for every holder of the cache.
+ Changes the capacity, for every holder of the cache; unpinned entries beyond it are
+ evicted.
 
  # Safety
  `cache` must be NULL (ignored) or a live cache handle.
@@ -972,8 +980,8 @@ void rocksdb_cache_set_capacity(rocksdb_cache_t *cache, size_t capacity);
 size_t rocksdb_cache_get_capacity(const rocksdb_cache_t *cache);
 
 /*
- Returns the bytes held: always 0, solistore has no block cache yet.
- solistore: stores value only
+ Returns the bytes charged by the entries in the cache (blocks, and write buffer manager
+ reservations). 0 for NULL.
 
  # Safety
  `cache` must be NULL or a live cache handle.
@@ -981,8 +989,8 @@ size_t rocksdb_cache_get_capacity(const rocksdb_cache_t *cache);
 size_t rocksdb_cache_get_usage(const rocksdb_cache_t *cache);
 
 /*
- Returns the bytes pinned by users: always 0, solistore has no block cache yet.
- solistore: stores value only
+ Returns the bytes charged by entries in use (pinned by a reader or a reservation). 0 for
+ NULL.
 
  # Safety
  `cache` must be NULL or a live cache handle.
@@ -990,8 +998,7 @@ size_t rocksdb_cache_get_usage(const rocksdb_cache_t *cache);
 size_t rocksdb_cache_get_pinned_usage(const rocksdb_cache_t *cache);
 
 /*
- Returns the number of entries: always 0, solistore has no block cache yet.
- solistore: stores value only
+ Returns the number of entries in the cache. 0 for NULL.
 
  # Safety
  `cache` must be NULL or a live cache handle.
@@ -999,8 +1006,7 @@ size_t rocksdb_cache_get_pinned_usage(const rocksdb_cache_t *cache);
 size_t rocksdb_cache_get_occupancy_count(const rocksdb_cache_t *cache);
 
 /*
- Returns the number of hash table slots: always 0, solistore has no block cache yet.
- solistore: stores value only
+ Returns the number of hash table slots over all shards. 0 for NULL.
 
  # Safety
  `cache` must be NULL or a live cache handle.
@@ -1034,8 +1040,7 @@ void rocksdb_lru_cache_options_set_capacity(rocksdb_lru_cache_options_t *lru_cac
                                             size_t v);
 
 /*
- Sets the shard bits of caches created from these options.
- solistore: stores value only
+ Sets the shard bits of caches created from these options (-1: chosen from the capacity).
 
  # Safety
  `lru_cache_options` must be NULL (ignored) or live.
@@ -1091,8 +1096,7 @@ void rocksdb_hyper_clock_cache_options_set_estimated_entry_charge(rocksdb_hyper_
                                                                   size_t v);
 
 /*
- Sets the shard bits of caches created from these options.
- solistore: stores value only
+ Sets the shard bits of caches created from these options (-1: chosen from the capacity).
 
  # Safety
  `hyper_clock_cache_options` must be NULL (ignored) or live.
@@ -1109,6 +1113,39 @@ void rocksdb_hyper_clock_cache_options_set_num_shard_bits(rocksdb_hyper_clock_ca
  */
 void rocksdb_hyper_clock_cache_options_set_memory_allocator(rocksdb_hyper_clock_cache_options_t *hyper_clock_cache_options,
                                                             rocksdb_memory_allocator_t *memory_allocator);
+
+/*
+ Creates a checkpoint object for `db`. Returns a handle owned by the caller (destroy it
+ with `rocksdb_checkpoint_object_destroy`), or NULL with `*errptr` set.
+
+ # Safety
+ `db` must be NULL or a live handle, `errptr` NULL or a valid errptr.
+ */
+rocksdb_checkpoint_t *rocksdb_checkpoint_object_create(rocksdb_t *db, char **errptr);
+
+/*
+ Writes a checkpoint of the DB into `checkpoint_dir`, which must not exist (`Invalid
+ argument: Directory exists` otherwise). The memtables are flushed first when
+ `log_size_for_flush` is 0 or the live WALs total at least that many bytes, so the
+ checkpoint needs no WAL; otherwise the WALs are copied. The directory is built under
+ `<checkpoint_dir>.tmp` and renamed into place. Errors set `*errptr`.
+
+ # Safety
+ `checkpoint` must be NULL or a live handle, `checkpoint_dir` NULL or a C string, `errptr`
+ NULL or a valid errptr.
+ */
+void rocksdb_checkpoint_create(rocksdb_checkpoint_t *checkpoint,
+                               const char *checkpoint_dir,
+                               uint64_t log_size_for_flush,
+                               char **errptr);
+
+/*
+ Destroys a checkpoint object (checkpoints already written stay). NULL is a no-op.
+
+ # Safety
+ `checkpoint` must be NULL or a live handle, not used again.
+ */
+void rocksdb_checkpoint_object_destroy(rocksdb_checkpoint_t *checkpoint);
 
 /*
  Creates the column family `name` with `column_family_options` (copied). Returns a new
@@ -1252,8 +1289,9 @@ rocksdb_compactionfilter_t *rocksdb_compactionfilter_create(void *state,
                                                             const char *(*name)(void*));
 
 /*
- Sets whether the filter may drop entries that a snapshot still sees.
- solistore: stores value only
+ Sets whether the filter may drop or change entries that a snapshot still sees (default
+ 1). With 0, compactions keep such entries unfiltered. (RocksDB 7.8.3 fails compactions of
+ such a filter with `Not supported`; solistore honours the old meaning instead.)
 
  # Safety
  `compactionfilter` must be NULL (ignored) or a live filter.
@@ -1309,6 +1347,163 @@ rocksdb_compactionfilterfactory_t *rocksdb_compactionfilterfactory_create(void *
  `compactionfilterfactory` must be NULL or a live handle, not used again.
  */
 void rocksdb_compactionfilterfactory_destroy(rocksdb_compactionfilterfactory_t *compactionfilterfactory);
+
+/*
+ Creates compaction options with RocksDB's defaults. Release with
+ `rocksdb_compactoptions_destroy`. Never NULL.
+
+ # Safety
+ No pointer arguments: always safe to call.
+ */
+rocksdb_compactoptions_t *rocksdb_compactoptions_create(void);
+
+/*
+ Destroys compaction options. NULL is a no-op.
+
+ # Safety
+ `opt` must be NULL or a live handle, not used again.
+ */
+void rocksdb_compactoptions_destroy(rocksdb_compactoptions_t *opt);
+
+/*
+ Sets whether the compaction excludes automatic compactions while it runs. The engine
+ runs one compaction at a time per DB anyway.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (ignored) or a live handle.
+ */
+void rocksdb_compactoptions_set_exclusive_manual_compaction(rocksdb_compactoptions_t *opt,
+                                                            unsigned char v);
+
+/*
+ Returns `exclusive_manual_compaction` (default 0). 0 for NULL.
+
+ # Safety
+ `opt` must be NULL or a live handle.
+ */
+unsigned char rocksdb_compactoptions_get_exclusive_manual_compaction(rocksdb_compactoptions_t *opt);
+
+/*
+ Sets how the bottommost level is compacted (0 skip, 1 if a compaction filter is set,
+ 2 force, 3 force optimized). The engine always compacts it.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (ignored) or a live handle.
+ */
+void rocksdb_compactoptions_set_bottommost_level_compaction(rocksdb_compactoptions_t *opt,
+                                                            unsigned char v);
+
+/*
+ Returns `bottommost_level_compaction` (default 1). 0 for NULL.
+
+ # Safety
+ `opt` must be NULL or a live handle.
+ */
+unsigned char rocksdb_compactoptions_get_bottommost_level_compaction(rocksdb_compactoptions_t *opt);
+
+/*
+ Sets whether the compacted files move to `target_level`. The engine leaves them where
+ the compaction puts them.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (ignored) or a live handle.
+ */
+void rocksdb_compactoptions_set_change_level(rocksdb_compactoptions_t *opt, unsigned char v);
+
+/*
+ Returns `change_level` (default 0). 0 for NULL.
+
+ # Safety
+ `opt` must be NULL or a live handle.
+ */
+unsigned char rocksdb_compactoptions_get_change_level(rocksdb_compactoptions_t *opt);
+
+/*
+ Sets the level the files move to with `change_level` (-1: the lowest level that fits).
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (ignored) or a live handle.
+ */
+void rocksdb_compactoptions_set_target_level(rocksdb_compactoptions_t *opt, int n);
+
+/*
+ Returns `target_level` (default -1). 0 for NULL.
+
+ # Safety
+ `opt` must be NULL or a live handle.
+ */
+int rocksdb_compactoptions_get_target_level(rocksdb_compactoptions_t *opt);
+
+/*
+ Sets the `db_paths` entry the output goes to. solistore writes every table in the DB
+ directory.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (ignored) or a live handle.
+ */
+void rocksdb_compactoptions_set_target_path_id(rocksdb_compactoptions_t *opt, int n);
+
+/*
+ Returns `target_path_id` (default 0). 0 for NULL.
+
+ # Safety
+ `opt` must be NULL or a live handle.
+ */
+int rocksdb_compactoptions_get_target_path_id(rocksdb_compactoptions_t *opt);
+
+/*
+ Sets whether the compaction may run while writes are stalled. The engine does not stall
+ manual compactions.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (ignored) or a live handle.
+ */
+void rocksdb_compactoptions_set_allow_write_stall(rocksdb_compactoptions_t *opt, unsigned char v);
+
+/*
+ Returns `allow_write_stall` (default 0). 0 for NULL.
+
+ # Safety
+ `opt` must be NULL or a live handle.
+ */
+unsigned char rocksdb_compactoptions_get_allow_write_stall(rocksdb_compactoptions_t *opt);
+
+/*
+ Sets the number of subcompactions (0: the DB's `max_subcompactions`). The engine runs each
+ compaction on one thread.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (ignored) or a live handle.
+ */
+void rocksdb_compactoptions_set_max_subcompactions(rocksdb_compactoptions_t *opt, int v);
+
+/*
+ Returns `max_subcompactions` (default 0). 0 for NULL.
+
+ # Safety
+ `opt` must be NULL or a live handle.
+ */
+int rocksdb_compactoptions_get_max_subcompactions(rocksdb_compactoptions_t *opt);
+
+/*
+ Sets the timestamp below which history may be dropped (copied). solistore has no
+ user-defined timestamps.
+ solistore: stores value only
+
+ # Safety
+ `opt` must be NULL (ignored) or a live handle; `ts` must address `tslen` bytes (or be NULL
+ with `tslen` 0).
+ */
+void rocksdb_compactoptions_set_full_history_ts_low(rocksdb_compactoptions_t *opt,
+                                                    char *ts,
+                                                    size_t tslen);
 
 /*
  Creates a comparator from C callbacks: `compare(state, a, alen, b, blen)` returns a
@@ -1863,6 +2058,184 @@ void rocksdb_flush_wal(rocksdb_t *db, unsigned char sync, char **errptr);
 char *rocksdb_get_db_identity(rocksdb_t *db, size_t *id_len);
 
 /*
+ Flushes the default column family's memtable into a level-0 table. With the options'
+ `wait` (the default), returns once the table is written and installed. An empty memtable
+ is nothing to do. Errors (a read-only or closed DB, I/O) set `*errptr`.
+
+ # Safety
+ `db` and `options` must be NULL or live handles, `errptr` NULL or a valid errptr.
+ */
+void rocksdb_flush(rocksdb_t *db, const rocksdb_flushoptions_t *options, char **errptr);
+
+/*
+ `rocksdb_flush` for `column_family`.
+
+ # Safety
+ As `rocksdb_flush`; `column_family` must be NULL or a live handle.
+ */
+void rocksdb_flush_cf(rocksdb_t *db,
+                      const rocksdb_flushoptions_t *options,
+                      rocksdb_column_family_handle_t *column_family,
+                      char **errptr);
+
+/*
+ Flushes `num_column_families` column families (one after the other, not atomically);
+ with `wait`, returns once all are written. The first error stops and sets `*errptr`.
+
+ # Safety
+ As `rocksdb_flush`; `column_families` must be NULL (with a count of 0) or hold
+ `num_column_families` live handles.
+ */
+void rocksdb_flush_cfs(rocksdb_t *db,
+                       const rocksdb_flushoptions_t *options,
+                       rocksdb_column_family_handle_t **column_families,
+                       int num_column_families,
+                       char **errptr);
+
+/*
+ Compacts the default column family's keys in `[start_key, limit_key]` (NULL: unbounded at
+ that end) after flushing its memtable: afterwards the range sits in one level, deleted
+ and overwritten data is physically gone, and a compaction filter has seen every entry.
+ Returns when done. Errors are dropped, as in RocksDB (there is no errptr).
+
+ # Safety
+ `db` must be NULL or a live handle; non-NULL keys must address their lengths in bytes.
+ */
+void rocksdb_compact_range(rocksdb_t *db,
+                           const char *start_key,
+                           size_t start_key_len,
+                           const char *limit_key,
+                           size_t limit_key_len);
+
+/*
+ `rocksdb_compact_range` in `column_family`.
+
+ # Safety
+ As `rocksdb_compact_range`; `column_family` must be NULL or a live handle.
+ */
+void rocksdb_compact_range_cf(rocksdb_t *db,
+                              rocksdb_column_family_handle_t *column_family,
+                              const char *start_key,
+                              size_t start_key_len,
+                              const char *limit_key,
+                              size_t limit_key_len);
+
+/*
+ `rocksdb_compact_range` with compaction options (kept; the engine always compacts the
+ range fully, see `rocksdb_compactoptions_*`).
+
+ # Safety
+ As `rocksdb_compact_range`; `opt` must be NULL or a live handle.
+ */
+void rocksdb_compact_range_opt(rocksdb_t *db,
+                               rocksdb_compactoptions_t *opt,
+                               const char *start_key,
+                               size_t start_key_len,
+                               const char *limit_key,
+                               size_t limit_key_len);
+
+/*
+ `rocksdb_compact_range_opt` in `column_family`.
+
+ # Safety
+ As `rocksdb_compact_range_opt`; `column_family` must be NULL or a live handle.
+ */
+void rocksdb_compact_range_cf_opt(rocksdb_t *db,
+                                  rocksdb_column_family_handle_t *column_family,
+                                  rocksdb_compactoptions_t *opt,
+                                  const char *start_key,
+                                  size_t start_key_len,
+                                  const char *limit_key,
+                                  size_t limit_key_len);
+
+/*
+ Estimates the bytes the default column family's table files hold in each range
+ `[range_start_key[i], range_limit_key[i])` and stores it in `sizes[i]`: files inside a
+ range count whole, files a range cuts count by the share of their key span it covers
+ (bytewise comparator; whole otherwise). Memtables are not counted. An empty or inverted
+ range gives 0. Errors set `*errptr`.
+
+ # Safety
+ `db` must be NULL or a live handle; the four key arrays must hold `num_ranges` entries,
+ each key addressing its length in bytes; `sizes` must hold `num_ranges` writable entries;
+ `errptr` NULL or a valid errptr.
+ */
+void rocksdb_approximate_sizes(rocksdb_t *db,
+                               int num_ranges,
+                               const char *const *range_start_key,
+                               const size_t *range_start_key_len,
+                               const char *const *range_limit_key,
+                               const size_t *range_limit_key_len,
+                               uint64_t *sizes,
+                               char **errptr);
+
+/*
+ `rocksdb_approximate_sizes` in `column_family`.
+
+ # Safety
+ As `rocksdb_approximate_sizes`; `column_family` must be NULL or a live handle.
+ */
+void rocksdb_approximate_sizes_cf(rocksdb_t *db,
+                                  rocksdb_column_family_handle_t *column_family,
+                                  int num_ranges,
+                                  const char *const *range_start_key,
+                                  const size_t *range_start_key_len,
+                                  const char *const *range_limit_key,
+                                  const size_t *range_limit_key_len,
+                                  uint64_t *sizes,
+                                  char **errptr);
+
+/*
+ `rocksdb_approximate_sizes_cf` choosing what is counted: `include_flags` is a mix of
+ `rocksdb_size_approximation_flags_include_memtable` (1) and `_include_files` (2); neither
+ is `Invalid argument: Invalid options`, as in RocksDB. Memtables count as 0 bytes:
+ solistore cannot estimate a key range's share of a memtable yet.
+
+ # Safety
+ As `rocksdb_approximate_sizes_cf`.
+ */
+void rocksdb_approximate_sizes_cf_with_flags(rocksdb_t *db,
+                                             rocksdb_column_family_handle_t *column_family,
+                                             int num_ranges,
+                                             const char *const *range_start_key,
+                                             const size_t *range_start_key_len,
+                                             const char *const *range_limit_key,
+                                             const size_t *range_limit_key_len,
+                                             uint8_t include_flags,
+                                             uint64_t *sizes,
+                                             char **errptr);
+
+/*
+ Stops obsolete files from being deleted (nestable: each call needs an enable). solistore
+ counts the calls but deletes obsolete files regardless.
+ solistore: stores value only
+
+ # Safety
+ `db` must be NULL or a live handle, `errptr` NULL or a valid errptr.
+ */
+void rocksdb_disable_file_deletions(rocksdb_t *db, char **errptr);
+
+/*
+ Undoes one `rocksdb_disable_file_deletions` (RocksDB 11's form, without `force`; an
+ enable without a matching disable does nothing). See there.
+ solistore: stores value only
+
+ # Safety
+ `db` must be NULL or a live handle, `errptr` NULL or a valid errptr.
+ */
+void rocksdb_enable_file_deletions(rocksdb_t *db, char **errptr);
+
+/*
+ Would stop background flushes and compactions (and, with `wait`, wait for running ones).
+ solistore does nothing: its background work stops at `rocksdb_close`.
+ solistore: not implemented
+
+ # Safety
+ `db` must be NULL or a live handle.
+ */
+void rocksdb_cancel_all_background_work(rocksdb_t *db, unsigned char wait);
+
+/*
  Returns a handle on the default env. Release with `rocksdb_env_destroy` (the env itself
  lives for the whole process).
 
@@ -2019,8 +2392,9 @@ rocksdb_filterpolicy_t *rocksdb_filterpolicy_create_bloom(double bits_per_key);
 rocksdb_filterpolicy_t *rocksdb_filterpolicy_create_bloom_full(double bits_per_key);
 
 /*
- Creates a ribbon filter policy. Ownership moves when set on block-based options.
- solistore: stores value only
+ Creates a ribbon filter policy. Ownership moves when set on block-based options. solistore
+ writes a bloom filter with the same bits per key (the same false positive rate, about 30 %
+ larger; RocksDB readers read either kind).
 
  # Safety
  No pointer arguments: always safe to call.
@@ -2029,8 +2403,8 @@ rocksdb_filterpolicy_t *rocksdb_filterpolicy_create_ribbon(double bloom_equivale
 
 /*
  Creates a ribbon filter policy that uses bloom filters below `bloom_before_level`.
- Ownership moves when set on block-based options.
- solistore: stores value only
+ Ownership moves when set on block-based options. solistore writes bloom filters at every
+ level (see `rocksdb_filterpolicy_create_ribbon`).
 
  # Safety
  No pointer arguments: always safe to call.
@@ -2111,45 +2485,6 @@ uint64_t rocksdb_approximate_memory_usage_get_mem_table_total(rocksdb_memory_usa
  Not implemented in solistore: returns 0.
  */
 uint64_t rocksdb_approximate_memory_usage_get_mem_table_unflushed(rocksdb_memory_usage_t *memory_usage);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_approximate_sizes` in `*errptr`.
- */
-void rocksdb_approximate_sizes(rocksdb_t *db,
-                               int num_ranges,
-                               const char *const *range_start_key,
-                               const size_t *range_start_key_len,
-                               const char *const *range_limit_key,
-                               const size_t *range_limit_key_len,
-                               uint64_t *sizes,
-                               char **errptr);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_approximate_sizes_cf` in `*errptr`.
- */
-void rocksdb_approximate_sizes_cf(rocksdb_t *db,
-                                  rocksdb_column_family_handle_t *column_family,
-                                  int num_ranges,
-                                  const char *const *range_start_key,
-                                  const size_t *range_start_key_len,
-                                  const char *const *range_limit_key,
-                                  const size_t *range_limit_key_len,
-                                  uint64_t *sizes,
-                                  char **errptr);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_approximate_sizes_cf_with_flags` in `*errptr`.
- */
-void rocksdb_approximate_sizes_cf_with_flags(rocksdb_t *db,
-                                             rocksdb_column_family_handle_t *column_family,
-                                             int num_ranges,
-                                             const char *const *range_start_key,
-                                             const size_t *range_start_key_len,
-                                             const char *const *range_limit_key,
-                                             const size_t *range_limit_key_len,
-                                             uint8_t include_flags,
-                                             uint64_t *sizes,
-                                             char **errptr);
 
 /*
  Not implemented in solistore: does nothing.
@@ -2387,36 +2722,12 @@ void rocksdb_backup_engine_verify_backup(rocksdb_backup_engine_t *be,
                                          char **errptr);
 
 /*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_cancel_all_background_work(rocksdb_t *db, unsigned char wait);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_checkpoint_create` in `*errptr`.
- */
-void rocksdb_checkpoint_create(rocksdb_checkpoint_t *checkpoint,
-                               const char *checkpoint_dir,
-                               uint64_t log_size_for_flush,
-                               char **errptr);
-
-/*
  Not implemented in solistore: stores `Not implemented: rocksdb_checkpoint_export_column_family` in `*errptr` and returns NULL.
  */
 rocksdb_export_import_files_metadata_t *rocksdb_checkpoint_export_column_family(rocksdb_checkpoint_t *checkpoint,
                                                                                 rocksdb_column_family_handle_t *column_family,
                                                                                 const char *export_dir,
                                                                                 char **errptr);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_checkpoint_object_create` in `*errptr` and returns NULL.
- */
-rocksdb_checkpoint_t *rocksdb_checkpoint_object_create(rocksdb_t *db,
-                                                       char **errptr);
-
-/*
- Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
- */
-void rocksdb_checkpoint_object_destroy(rocksdb_checkpoint_t *checkpoint);
 
 /*
  Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
@@ -2448,46 +2759,6 @@ char *rocksdb_column_family_metadata_get_name(rocksdb_column_family_metadata_t *
  Not implemented in solistore: returns 0.
  */
 uint64_t rocksdb_column_family_metadata_get_size(rocksdb_column_family_metadata_t *cf_meta);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_compact_range(rocksdb_t *db,
-                           const char *start_key,
-                           size_t start_key_len,
-                           const char *limit_key,
-                           size_t limit_key_len);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_compact_range_cf(rocksdb_t *db,
-                              rocksdb_column_family_handle_t *column_family,
-                              const char *start_key,
-                              size_t start_key_len,
-                              const char *limit_key,
-                              size_t limit_key_len);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_compact_range_cf_opt(rocksdb_t *db,
-                                  rocksdb_column_family_handle_t *column_family,
-                                  rocksdb_compactoptions_t *opt,
-                                  const char *start_key,
-                                  size_t start_key_len,
-                                  const char *limit_key,
-                                  size_t limit_key_len);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_compact_range_opt(rocksdb_t *db,
-                               rocksdb_compactoptions_t *opt,
-                               const char *start_key,
-                               size_t start_key_len,
-                               const char *limit_key,
-                               size_t limit_key_len);
 
 /*
  Not implemented in solistore: does nothing.
@@ -2798,97 +3069,6 @@ void rocksdb_compactionservice_scheduleresponse_t_destroy(rocksdb_compactionserv
 /*
  Not implemented in solistore: returns NULL.
  */
-rocksdb_compactoptions_t *rocksdb_compactoptions_create(void);
-
-/*
- Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
- */
-void rocksdb_compactoptions_destroy(rocksdb_compactoptions_t *compactoptions);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_compactoptions_get_allow_write_stall(rocksdb_compactoptions_t *compactoptions);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_compactoptions_get_bottommost_level_compaction(rocksdb_compactoptions_t *compactoptions);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_compactoptions_get_change_level(rocksdb_compactoptions_t *compactoptions);
-
-/*
- Not implemented in solistore: returns 0.
- */
-unsigned char rocksdb_compactoptions_get_exclusive_manual_compaction(rocksdb_compactoptions_t *compactoptions);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_compactoptions_get_max_subcompactions(rocksdb_compactoptions_t *compactoptions);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_compactoptions_get_target_level(rocksdb_compactoptions_t *compactoptions);
-
-/*
- Not implemented in solistore: returns 0.
- */
-int rocksdb_compactoptions_get_target_path_id(rocksdb_compactoptions_t *compactoptions);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_compactoptions_set_allow_write_stall(rocksdb_compactoptions_t *compactoptions,
-                                                  unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_compactoptions_set_bottommost_level_compaction(rocksdb_compactoptions_t *compactoptions,
-                                                            unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_compactoptions_set_change_level(rocksdb_compactoptions_t *compactoptions,
-                                             unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_compactoptions_set_exclusive_manual_compaction(rocksdb_compactoptions_t *compactoptions,
-                                                            unsigned char v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_compactoptions_set_full_history_ts_low(rocksdb_compactoptions_t *compactoptions,
-                                                    char *ts,
-                                                    size_t tslen);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_compactoptions_set_max_subcompactions(rocksdb_compactoptions_t *compactoptions, int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_compactoptions_set_target_level(rocksdb_compactoptions_t *compactoptions, int v);
-
-/*
- Not implemented in solistore: does nothing.
- */
-void rocksdb_compactoptions_set_target_path_id(rocksdb_compactoptions_t *compactoptions, int v);
-
-/*
- Not implemented in solistore: returns NULL.
- */
 rocksdb_comparator_t *rocksdb_comparator_with_ts_create(void *state,
                                                         void (*destructor)(void*),
                                                         int (*compare)(void*,
@@ -2985,20 +3165,9 @@ void rocksdb_delete_with_ts(rocksdb_t *db,
                             char **errptr);
 
 /*
- Not implemented in solistore: stores `Not implemented: rocksdb_disable_file_deletions` in `*errptr`.
- */
-void rocksdb_disable_file_deletions(rocksdb_t *db,
-                                    char **errptr);
-
-/*
  Not implemented in solistore: does nothing.
  */
 void rocksdb_disable_manual_compaction(rocksdb_t *db);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_enable_file_deletions` in `*errptr`.
- */
-void rocksdb_enable_file_deletions(rocksdb_t *db, char **errptr);
 
 /*
  Not implemented in solistore: does nothing.
@@ -3089,28 +3258,6 @@ rocksdb_file_checksum_gen_factory_t *rocksdb_file_checksum_gen_crc32c_factory_cr
  Not implemented in solistore: does nothing (no such object can exist yet); NULL is accepted.
  */
 void rocksdb_file_checksum_gen_factory_destroy(rocksdb_file_checksum_gen_factory_t *factory);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_flush` in `*errptr`.
- */
-void rocksdb_flush(rocksdb_t *db, const rocksdb_flushoptions_t *options, char **errptr);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_flush_cf` in `*errptr`.
- */
-void rocksdb_flush_cf(rocksdb_t *db,
-                      const rocksdb_flushoptions_t *options,
-                      rocksdb_column_family_handle_t *column_family,
-                      char **errptr);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_flush_cfs` in `*errptr`.
- */
-void rocksdb_flush_cfs(rocksdb_t *db,
-                       const rocksdb_flushoptions_t *options,
-                       rocksdb_column_family_handle_t **column_family,
-                       int num_column_families,
-                       char **errptr);
 
 /*
  Not implemented in solistore: returns NULL.
@@ -5713,9 +5860,9 @@ void rocksdb_options_set_merge_operator(rocksdb_options_t *opt,
 void rocksdb_options_set_uint64add_merge_operator(rocksdb_options_t *opt);
 
 /*
- Sets the compaction filter. Borrowed: the caller destroys it after the last DB using it is
- closed. Kept for compaction (not run yet: the engine has no compaction). NULL clears it.
- solistore: stores value only
+ Sets the compaction filter; compactions of DBs opened with these options call it for
+ every entry they rewrite. Borrowed: the caller destroys it after the last DB using it is
+ closed. It takes precedence over a compaction filter factory. NULL clears it.
 
  # Safety
  `opt` must be NULL (ignored) or a live `rocksdb_options_t`; `compactionfilter` NULL or a
@@ -5726,9 +5873,9 @@ void rocksdb_options_set_compaction_filter(rocksdb_options_t *opt,
 
 /*
  Sets the compaction filter factory; ownership moves to the options (see
- `rocksdb_options_set_merge_operator`). Kept for compaction, which the engine does not run
- yet. NULL clears it.
- solistore: stores value only
+ `rocksdb_options_set_merge_operator`). Each compaction of DBs opened with these options
+ asks it for a filter (the context says whether the compaction is full and manual) and
+ destroys that filter when it ends. NULL clears it.
 
  # Safety
  `opt` must be NULL (ignored) or a live `rocksdb_options_t`; `compactionfilterfactory` NULL
@@ -5752,8 +5899,10 @@ void rocksdb_options_set_prefix_extractor(rocksdb_options_t *opt,
 
 /*
  Uses the block-based table format with a copy of `table_options` (later changes to it need
- another call). NULL is ignored. Kept for the table builder (issue 3).
- solistore: stores value only
+ another call). NULL is ignored. DBs opened with these options write their tables with its
+ block size, filter policy (bloom; with `whole_key_filtering`), block cache (RocksDB's 8 MiB
+ default when none is set, unless `no_block_cache`) and `cache_index_and_filter_blocks`;
+ the other table options are kept for their getters.
 
  # Safety
  `opt` must be NULL (ignored) or a live `rocksdb_options_t`; `table_options` NULL or live.
@@ -5931,8 +6080,10 @@ void rocksdb_options_set_bottommost_compression_options_max_dict_buffer_bytes(ro
                                                                               unsigned char enabled);
 
 /*
- Sets a compression type per level (copied; `num_levels` entries).
- solistore: stores value only
+ Sets a compression type per level (copied; `num_levels` entries; level `i` uses entry
+ `min(i, len - 1)`). While set, it replaces `compression`. Types solistore cannot write
+ (only 0 none, 1 snappy and 4 LZ4 can be) make `rocksdb_open*` fail with `Invalid argument:
+ Compression type <name> is not linked with the binary.`, as in RocksDB.
 
  # Safety
  `opt` must be NULL (ignored) or a live `rocksdb_options_t`; `level_values` NULL or
@@ -5944,9 +6095,8 @@ void rocksdb_options_set_compression_per_level(rocksdb_options_t *opt,
 
 /*
  Leaves levels below `level` uncompressed and uses the current compression type from
- `level` on (rewrites the per-level compression list, as RocksDB does). A negative level
- does nothing.
- solistore: stores value only
+ `level` on (rewrites the per-level compression list, as RocksDB does; the engine honours
+ it). A negative level does nothing.
 
  # Safety
  `opt` must be NULL (ignored) or a live `rocksdb_options_t`.
@@ -6070,8 +6220,9 @@ void rocksdb_options_set_blob_cache(rocksdb_options_t *opt, rocksdb_cache_t *blo
 void rocksdb_options_set_ratelimiter(rocksdb_options_t *opt, rocksdb_ratelimiter_t *limiter);
 
 /*
- Sets the write buffer manager. Shared: the caller may destroy its handle right after.
- NULL is ignored. solistore's memtables do not report to it yet.
+ Sets the write buffer manager (the engine's object, kept as
+ `StoredOptions::write_buffer_manager` for the write path). Shared: the caller may destroy
+ its handle right after. NULL is ignored. solistore's memtables do not report to it yet.
  solistore: stores value only
 
  # Safety
@@ -6732,8 +6883,10 @@ void rocksdb_options_set_compaction_style(rocksdb_options_t *options,
 int rocksdb_options_get_compaction_style(rocksdb_options_t *options);
 
 /*
- Sets `compression`. solistore keeps the value (its getter returns it) but does not act on it yet.
- solistore: stores value only
+ Sets `compression` (RocksDB's codes; default 1, snappy): the block compression of new
+ tables unless a per-level list is set. solistore writes 0 (none), 1 (snappy) and 4 (LZ4);
+ other types make `rocksdb_open*` fail with `Invalid argument: Compression type <name> is not
+ linked with the binary.`, as RocksDB does for a library it was built without.
 
  # Safety
  `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
@@ -8815,9 +8968,9 @@ void rocksdb_release_snapshot(rocksdb_t *db, const rocksdb_snapshot_t *snapshot)
 uint64_t rocksdb_snapshot_get_sequence_number(const rocksdb_snapshot_t *snapshot);
 
 /*
- Creates a manager with a budget of `buffer_size` bytes (0 disables it). Release with
+ Creates a manager with a budget of `buffer_size` bytes (0: no limit, accounting only).
+ With `allow_stall`, writers wait while memtable memory is at the budget. Release with
  `rocksdb_write_buffer_manager_destroy`.
- solistore: stores value only
 
  # Safety
  No pointer arguments: always safe to call.
@@ -8826,9 +8979,9 @@ rocksdb_write_buffer_manager_t *rocksdb_write_buffer_manager_create(size_t buffe
                                                                     bool allow_stall);
 
 /*
- Creates a manager that charges memtable memory to `cache` (shared; NULL means none).
+ Creates a manager that charges memtable memory to `cache` (shared, so the caller may
+ destroy its cache handle right after; NULL means none) with pinned 256 KiB dummy entries.
  Release with `rocksdb_write_buffer_manager_destroy`.
- solistore: stores value only
 
  # Safety
  `cache` must be NULL or a live cache handle.
@@ -8862,8 +9015,8 @@ bool rocksdb_write_buffer_manager_enabled(rocksdb_write_buffer_manager_t *wbm);
 bool rocksdb_write_buffer_manager_cost_to_cache(rocksdb_write_buffer_manager_t *wbm);
 
 /*
- Memtable memory in use: always 0, solistore's memtables do not report to the manager yet.
- solistore: stores value only
+ Memtable memory reported to the manager and not yet freed (mutable and immutable
+ memtables of every DB using it). 0 for NULL.
 
  # Safety
  `wbm` must be NULL or a live handle.
@@ -8871,8 +9024,7 @@ bool rocksdb_write_buffer_manager_cost_to_cache(rocksdb_write_buffer_manager_t *
 size_t rocksdb_write_buffer_manager_memory_usage(rocksdb_write_buffer_manager_t *wbm);
 
 /*
- Mutable memtable memory in use: always 0 (see `_memory_usage`).
- solistore: stores value only
+ Memtable memory of mutable memtables (not yet scheduled for flush). 0 for NULL.
 
  # Safety
  `wbm` must be NULL or a live handle.
@@ -8880,8 +9032,7 @@ size_t rocksdb_write_buffer_manager_memory_usage(rocksdb_write_buffer_manager_t 
 size_t rocksdb_write_buffer_manager_mutable_memtable_memory_usage(rocksdb_write_buffer_manager_t *wbm);
 
 /*
- Dummy entries charged to the cache: always 0 (see `_memory_usage`).
- solistore: stores value only
+ Bytes the manager's dummy entries charge to its cache (0 without a cache, or for NULL).
 
  # Safety
  `wbm` must be NULL or a live handle.
@@ -8897,8 +9048,7 @@ size_t rocksdb_write_buffer_manager_dummy_entries_in_cache_usage(rocksdb_write_b
 size_t rocksdb_write_buffer_manager_buffer_size(rocksdb_write_buffer_manager_t *wbm);
 
 /*
- Changes the memory budget, for every holder.
- solistore: stores value only
+ Changes the memory budget, for every holder (may end a stall).
 
  # Safety
  `wbm` must be NULL (ignored) or a live handle.
@@ -8907,8 +9057,8 @@ void rocksdb_write_buffer_manager_set_buffer_size(rocksdb_write_buffer_manager_t
                                                   size_t new_size);
 
 /*
- Changes whether writes stall when the budget is exceeded, for every holder.
- solistore: stores value only
+ Changes whether writes stall when the budget is exceeded, for every holder (turning it
+ off ends a stall).
 
  # Safety
  `wbm` must be NULL (ignored) or a live handle.

@@ -3,7 +3,7 @@
  * "Not implemented: <name>" through errptr (replacing an older message, tolerating a NULL
  * errptr), functions without errptr return their neutral value, and destroy functions accept
  * NULL. Linked against libsolistore.so by `cargo x abi-check`; exits 0 on success. Uses only
- * functions expected to stay stubs for a while (backup engine, checkpoint,
+ * functions expected to stay stubs for a while (backup engine,
  * transactions). */
 #include <rocksdb/c.h>
 
@@ -42,11 +42,11 @@ int main(void) {
   err = malloc(8);
   EXPECT(err != NULL);
   if (err != NULL) strcpy(err, "old");
-  EXPECT(rocksdb_checkpoint_object_create(NULL, &err) == NULL);
-  expect_not_implemented(err, "rocksdb_checkpoint_object_create");
+  EXPECT(rocksdb_transactiondb_checkpoint_object_create(NULL, &err) == NULL);
+  expect_not_implemented(err, "rocksdb_transactiondb_checkpoint_object_create");
 
   /* A NULL errptr is tolerated. */
-  EXPECT(rocksdb_checkpoint_object_create(NULL, NULL) == NULL);
+  EXPECT(rocksdb_transactiondb_checkpoint_object_create(NULL, NULL) == NULL);
 
   err = NULL;
   EXPECT(rocksdb_transactiondb_open(NULL, NULL, "/nonexistent", &err) == NULL);

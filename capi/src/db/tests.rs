@@ -32,13 +32,13 @@ pub(crate) fn test_options(create_if_missing: bool) -> *mut rocksdb_options_t {
     o
 }
 
-fn free_options(o: *mut rocksdb_options_t) {
+pub(crate) fn free_options(o: *mut rocksdb_options_t) {
     // SAFETY: `o` came from `test_options` and is not used again.
     drop(unsafe { ffi::from_handle(o) });
 }
 
 /// Takes a C error string (if any) and frees it.
-fn take(err: &mut *mut c_char) -> Option<String> {
+pub(crate) fn take(err: &mut *mut c_char) -> Option<String> {
     if err.is_null() {
         return None;
     }
@@ -53,7 +53,7 @@ fn take(err: &mut *mut c_char) -> Option<String> {
 }
 
 /// Takes a malloc()ed value of `len` bytes (None for NULL) and frees it.
-fn take_value(p: *mut c_char, len: usize) -> Option<Vec<u8>> {
+pub(crate) fn take_value(p: *mut c_char, len: usize) -> Option<Vec<u8>> {
     if p.is_null() {
         return None;
     }
@@ -78,7 +78,7 @@ impl TempDir {
         std::fs::create_dir_all(&p).expect("the temp dir is expected to be writable");
         TempDir(p)
     }
-    fn path(&self) -> &std::path::Path {
+    pub(crate) fn path(&self) -> &std::path::Path {
         &self.0
     }
 }

@@ -802,8 +802,10 @@ pub unsafe extern "C" fn rocksdb_options_get_compaction_style(
     }
 }
 
-/// Sets `compression`. solistore keeps the value (its getter returns it) but does not act on it yet.
-/// solistore: stores value only
+/// Sets `compression` (RocksDB's codes; default 1, snappy): the block compression of new
+/// tables unless a per-level list is set. solistore writes 0 (none), 1 (snappy) and 4 (LZ4);
+/// other types make `rocksdb_open*` fail with `Invalid argument: Compression type <name> is not
+/// linked with the binary.`, as RocksDB does for a library it was built without.
 ///
 /// # Safety
 /// `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.

@@ -24,6 +24,7 @@ pub(crate) mod accessors;
 pub mod cuckoo_options;
 pub mod dbpath;
 pub mod fifo_compaction_options;
+pub(crate) mod open;
 pub(crate) mod statistics;
 pub(crate) mod stored;
 #[cfg(test)]
@@ -300,9 +301,9 @@ pub unsafe extern "C" fn rocksdb_options_set_uint64add_merge_operator(opt: *mut 
     }
 }
 
-/// Sets the compaction filter. Borrowed: the caller destroys it after the last DB using it is
-/// closed. Kept for compaction (not run yet: the engine has no compaction). NULL clears it.
-/// solistore: stores value only
+/// Sets the compaction filter; compactions of DBs opened with these options call it for
+/// every entry they rewrite. Borrowed: the caller destroys it after the last DB using it is
+/// closed. It takes precedence over a compaction filter factory. NULL clears it.
 ///
 /// # Safety
 /// `opt` must be NULL (ignored) or a live `rocksdb_options_t`; `compactionfilter` NULL or a
@@ -323,9 +324,9 @@ pub unsafe extern "C" fn rocksdb_options_set_compaction_filter(
 }
 
 /// Sets the compaction filter factory; ownership moves to the options (see
-/// `rocksdb_options_set_merge_operator`). Kept for compaction, which the engine does not run
-/// yet. NULL clears it.
-/// solistore: stores value only
+/// `rocksdb_options_set_merge_operator`). Each compaction of DBs opened with these options
+/// asks it for a filter (the context says whether the compaction is full and manual) and
+/// destroys that filter when it ends. NULL clears it.
 ///
 /// # Safety
 /// `opt` must be NULL (ignored) or a live `rocksdb_options_t`; `compactionfilterfactory` NULL
@@ -367,8 +368,10 @@ pub unsafe extern "C" fn rocksdb_options_set_prefix_extractor(
 }
 
 /// Uses the block-based table format with a copy of `table_options` (later changes to it need
-/// another call). NULL is ignored. Kept for the table builder (issue 3).
-/// solistore: stores value only
+/// another call). NULL is ignored. DBs opened with these options write their tables with its
+/// block size, filter policy (bloom; with `whole_key_filtering`), block cache (RocksDB's 8 MiB
+/// default when none is set, unless `no_block_cache`) and `cache_index_and_filter_blocks`;
+/// the other table options are kept for their getters.
 ///
 /// # Safety
 /// `opt` must be NULL (ignored) or a live `rocksdb_options_t`; `table_options` NULL or live.
@@ -384,6 +387,7 @@ pub unsafe extern "C" fn rocksdb_options_set_block_based_table_factory(
         set(opt, "rocksdb_options_set_block_based_table_factory", |o| {
             if let Some(t) = t {
                 o.s.table_factory = TableFactory::BlockBased(t);
+                o.s.default_block_cache = open::DefaultBlockCache::default();
             }
         })
     }
@@ -746,8 +750,10 @@ pub unsafe extern "C" fn rocksdb_options_set_bottommost_compression_options_max_
     }
 }
 
-/// Sets a compression type per level (copied; `num_levels` entries).
-/// solistore: stores value only
+/// Sets a compression type per level (copied; `num_levels` entries; level `i` uses entry
+/// `min(i, len - 1)`). While set, it replaces `compression`. Types solistore cannot write
+/// (only 0 none, 1 snappy and 4 LZ4 can be) make `rocksdb_open*` fail with `Invalid argument:
+/// Compression type <name> is not linked with the binary.`, as in RocksDB.
 ///
 /// # Safety
 /// `opt` must be NULL (ignored) or a live `rocksdb_options_t`; `level_values` NULL or
@@ -769,9 +775,8 @@ pub unsafe extern "C" fn rocksdb_options_set_compression_per_level(
 }
 
 /// Leaves levels below `level` uncompressed and uses the current compression type from
-/// `level` on (rewrites the per-level compression list, as RocksDB does). A negative level
-/// does nothing.
-/// solistore: stores value only
+/// `level` on (rewrites the per-level compression list, as RocksDB does; the engine honours
+/// it). A negative level does nothing.
 ///
 /// # Safety
 /// `opt` must be NULL (ignored) or a live `rocksdb_options_t`.
@@ -1060,8 +1065,9 @@ pub unsafe extern "C" fn rocksdb_options_set_ratelimiter(
     }
 }
 
-/// Sets the write buffer manager. Shared: the caller may destroy its handle right after.
-/// NULL is ignored. solistore's memtables do not report to it yet.
+/// Sets the write buffer manager (the engine's object, kept as
+/// `StoredOptions::write_buffer_manager` for the write path). Shared: the caller may destroy
+/// its handle right after. NULL is ignored. solistore's memtables do not report to it yet.
 /// solistore: stores value only
 ///
 /// # Safety

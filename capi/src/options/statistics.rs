@@ -62,10 +62,6 @@ impl Default for Statistics {
 impl Statistics {
     /// Records a DB opened with options carrying these statistics, so that its counters are
     /// reported. For `rocksdb_open*`.
-    #[cfg_attr(
-        not(test),
-        expect(dead_code, reason = "called by rocksdb_open*, being written in db.rs")
-    )]
     pub(crate) fn attach(&self, db: &Db) {
         if let Ok(mut dbs) = self.dbs.lock() {
             dbs.push(db.clone());

@@ -17,8 +17,8 @@ use crate::compactionfilter::{CallbackCompactionFilter, CallbackCompactionFilter
 use crate::env::Env;
 use crate::ratelimiter::RateLimiter;
 use crate::slicetransform::SliceTransform;
-use crate::write_buffer_manager::WriteBufferManager;
 
+use super::open::DefaultBlockCache;
 use super::statistics::Statistics;
 
 /// `CompressionOptions` as the C API sets them (`rocksdb_options_set_compression_options*`).
@@ -55,7 +55,10 @@ impl Default for CompressionOptions {
 /// The table format chosen with `rocksdb_options_set_*_table_factory` (a copy taken at the
 /// call, as RocksDB copies the table options into the factory).
 #[derive(Clone, Debug)]
-#[allow(dead_code, reason = "read by the table builder (issue 3)")]
+#[allow(
+    dead_code,
+    reason = "cuckoo and plain options are kept for their getters' sake; tables are block-based"
+)]
 pub(crate) enum TableFactory {
     BlockBased(BlockBasedTableOptions),
     Cuckoo(CuckooTableOptions),
@@ -272,10 +275,15 @@ pub(crate) struct StoredOptions {
     pub(crate) row_cache: Option<Arc<Cache>>,
     pub(crate) blob_cache: Option<Arc<Cache>>,
     pub(crate) rate_limiter: Option<Arc<RateLimiter>>,
-    pub(crate) write_buffer_manager: Option<Arc<WriteBufferManager>>,
+    /// The engine's manager, shared with every holder (`rocksdb_options_set_write_buffer_manager`).
+    /// The write path picks it up from here (memtable memory accounting).
+    pub(crate) write_buffer_manager: Option<Arc<engine::cache::WriteBufferManager>>,
     pub(crate) env: Option<Arc<Env>>,
     /// Shared by copies, as RocksDB's `shared_ptr<Statistics>` is.
     pub(crate) statistics: Option<Arc<Statistics>>,
+    /// The block cache the block-based table factory makes when none is set; a new table
+    /// factory gets a new cell (see `open`).
+    pub(crate) default_block_cache: DefaultBlockCache,
 }
 
 impl Default for StoredOptions {
@@ -372,6 +380,7 @@ impl Default for StoredOptions {
             write_buffer_manager: None,
             env: None,
             statistics: None,
+            default_block_cache: DefaultBlockCache::default(),
         }
     }
 }

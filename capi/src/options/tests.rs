@@ -1640,8 +1640,8 @@ fn env_and_write_buffer_manager() {
         rocksdb_write_buffer_manager_destroy(w);
         let wbm = o.get().s.write_buffer_manager.clone().expect("set");
         assert_eq!(wbm.buffer_size(), 0);
-        assert!(!wbm.allow_stall());
-        assert_eq!(wbm.cache.as_ref().map(|c| c.capacity()), Some(100));
+        assert!(!wbm.should_stall());
+        assert!(wbm.cost_to_cache());
     }
 }
 
@@ -1659,7 +1659,7 @@ fn cache_capacity_is_shared() {
             (&*t).opts.block_cache.as_ref().map(|c| c.capacity()),
             Some(20)
         );
-        assert!((&*c).inner.strict_capacity_limit);
+        assert!((&*c).inner.strict_capacity_limit());
         rocksdb_cache_destroy(c);
         rocksdb_block_based_options_destroy(t);
         let lo = rocksdb_lru_cache_options_create();
