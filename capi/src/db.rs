@@ -362,6 +362,7 @@ pub unsafe extern "C" fn rocksdb_destroy_db(
 enum Op<'a> {
     Put(&'a [u8], &'a [u8]),
     Delete(&'a [u8]),
+    SingleDelete(&'a [u8]),
     DeleteRange(&'a [u8], &'a [u8]),
     Merge(&'a [u8], &'a [u8]),
 }
@@ -395,6 +396,7 @@ unsafe fn write_one(
             db.put(wo, cf, k, v)
         }
         Op::Delete(k) => db.delete(wo, cf, k),
+        Op::SingleDelete(k) => db.single_delete(wo, cf, k),
         Op::DeleteRange(b, e) => db.delete_range(wo, cf, b, e),
         Op::Merge(k, v) => {
             engine::batch::check_sizes(k.len(), v.len())?;
@@ -492,6 +494,48 @@ pub unsafe extern "C" fn rocksdb_delete_cf(
         let k = unsafe { ffi::bytes(key, keylen)? };
         // SAFETY: per this function's contract.
         unsafe { write_one(db, options, Some(column_family), Op::Delete(k)) }
+    })
+}
+
+/// Deletes `key` from the default column family, for a key written at most once since its
+/// last deletion (RocksDB's `SingleDelete`; read like `rocksdb_delete` here).
+///
+/// # Safety
+/// As `rocksdb_put`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rocksdb_singledelete(
+    db: *mut rocksdb_t,
+    options: *const rocksdb_writeoptions_t,
+    key: *const c_char,
+    keylen: usize,
+    errptr: *mut *mut c_char,
+) {
+    ffi::guarded(errptr, "rocksdb_singledelete", || {
+        // SAFETY: per this function's contract.
+        let k = unsafe { ffi::bytes(key, keylen)? };
+        // SAFETY: per this function's contract.
+        unsafe { write_one(db, options, None, Op::SingleDelete(k)) }
+    })
+}
+
+/// `rocksdb_singledelete` in `column_family`.
+///
+/// # Safety
+/// As `rocksdb_put_cf`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rocksdb_singledelete_cf(
+    db: *mut rocksdb_t,
+    options: *const rocksdb_writeoptions_t,
+    column_family: *mut rocksdb_column_family_handle_t,
+    key: *const c_char,
+    keylen: usize,
+    errptr: *mut *mut c_char,
+) {
+    ffi::guarded(errptr, "rocksdb_singledelete_cf", || {
+        // SAFETY: per this function's contract.
+        let k = unsafe { ffi::bytes(key, keylen)? };
+        // SAFETY: per this function's contract.
+        unsafe { write_one(db, options, Some(column_family), Op::SingleDelete(k)) }
     })
 }
 
@@ -1402,15 +1446,7 @@ unsafe fn property(
             &default
         }
     };
-    let value = db.property(cf, name);
-    // The engine answers "0" for table-file counts and sizes it does not track yet; count the
-    // MANIFEST's files instead (a real 0 stays 0).
-    if value.as_deref() == Some("0") {
-        if let Some(v) = files::file_property(db, cf, name) {
-            return Ok(v);
-        }
-    }
-    Ok(value)
+    Ok(db.property(cf, name))
 }
 
 /// A DB property (RocksDB's names, e.g. `rocksdb.estimate-num-keys`) as a malloc()ed C

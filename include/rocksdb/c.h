@@ -1673,6 +1673,32 @@ void rocksdb_delete_cf(rocksdb_t *db,
                        char **errptr);
 
 /*
+ Deletes `key` from the default column family, for a key written at most once since its
+ last deletion (RocksDB's `SingleDelete`; read like `rocksdb_delete` here).
+
+ # Safety
+ As `rocksdb_put`.
+ */
+void rocksdb_singledelete(rocksdb_t *db,
+                          const rocksdb_writeoptions_t *options,
+                          const char *key,
+                          size_t keylen,
+                          char **errptr);
+
+/*
+ `rocksdb_singledelete` in `column_family`.
+
+ # Safety
+ As `rocksdb_put_cf`.
+ */
+void rocksdb_singledelete_cf(rocksdb_t *db,
+                             const rocksdb_writeoptions_t *options,
+                             rocksdb_column_family_handle_t *column_family,
+                             const char *key,
+                             size_t keylen,
+                             char **errptr);
+
+/*
  Deletes every key in `[start_key, end_key)` of `column_family`.
 
  # Safety
@@ -4044,25 +4070,6 @@ void rocksdb_set_options_cf(rocksdb_t *db,
  Not implemented in solistore: does nothing.
  */
 void rocksdb_set_perf_level(int v);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_singledelete` in `*errptr`.
- */
-void rocksdb_singledelete(rocksdb_t *db,
-                          const rocksdb_writeoptions_t *options,
-                          const char *key,
-                          size_t keylen,
-                          char **errptr);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_singledelete_cf` in `*errptr`.
- */
-void rocksdb_singledelete_cf(rocksdb_t *db,
-                             const rocksdb_writeoptions_t *options,
-                             rocksdb_column_family_handle_t *column_family,
-                             const char *key,
-                             size_t keylen,
-                             char **errptr);
 
 /*
  Not implemented in solistore: stores `Not implemented: rocksdb_singledelete_cf_with_ts` in `*errptr`.

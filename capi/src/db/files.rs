@@ -1,111 +1,38 @@
 // SPDX-License-Identifier: Apache-2.0
-//! The table files of an open DB, per column family and level, as its MANIFEST records them
-//! (read path, metadata only): what `rocksdb_approximate_sizes*` and the file-count and
-//! file-size properties are computed from.
-//!
-//! The engine has no public view of its current version yet, so this replays the MANIFEST
-//! named by `CURRENT` with the engine's own `VersionSet::recover` (read-only: nothing is
-//! written, no lock is taken). The MANIFEST only grows while the DB is open, a torn tail
-//! record is tolerated, and a MANIFEST switch between reading `CURRENT` and opening the file
-//! is retried. The result can lag an in-flight flush or compaction by one edit, which is
-//! within what "approximate" promises. Cost: one MANIFEST read per call.
-//!
-//! // TODO(#4): replace with a live-files API on `engine::db::Db` once it has one; the
-//! property override in `db.rs` goes away once `Db::property` counts table files itself.
+//! The table files of an open DB, per column family and level (read path, metadata only):
+//! what `rocksdb_approximate_sizes*` are computed from, taken from the engine's live view
+//! (`Db::live_files`).
 
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use engine::db::{ColumnFamilyHandle, Db};
 use engine::key::internal_key::user_key;
 use engine::key::Comparator;
 use engine::version::edit::FileMetaData;
-use engine::version::set::VersionSet;
 use engine::Error;
-
-/// How often a MANIFEST read that failed (e.g. across a MANIFEST switch) is retried.
-const ATTEMPTS: usize = 3;
 
 /// One live table file.
 #[derive(Debug, Clone)]
 pub(crate) struct LiveFile {
-    pub(crate) level: u32,
     pub(crate) meta: FileMetaData,
 }
 
 /// The live table files of every column family, by column family id.
 ///
 /// # Errors
-/// I/O or corruption errors reading `CURRENT` or the MANIFEST (after retries).
+/// None today; the signature leaves room for a view that can fail.
 pub(crate) fn live_files(db: &Db) -> Result<BTreeMap<u32, Vec<LiveFile>>, Error> {
-    let fs = engine::fs::default_fs();
-    let path = Path::new(db.name());
-    let mut last = Error::not_found("no MANIFEST read");
-    for _ in 0..ATTEMPTS {
-        match VersionSet::recover(fs.clone(), path) {
-            Ok(vs) => {
-                return Ok(vs
-                    .column_families
-                    .into_iter()
-                    .map(|(id, cf)| {
-                        let files = cf
-                            .files
-                            .into_iter()
-                            .flat_map(|(level, fs)| {
-                                fs.into_iter().map(move |meta| LiveFile { level, meta })
-                            })
-                            .collect();
-                        (id, files)
-                    })
-                    .collect())
-            }
-            Err(e) => last = e,
-        }
+    let mut out: BTreeMap<u32, Vec<LiveFile>> = BTreeMap::new();
+    for (cf, _level, meta) in db.live_files() {
+        out.entry(cf).or_default().push(LiveFile { meta });
     }
-    Err(last)
+    Ok(out)
 }
 
 /// The live table files of one column family.
 pub(crate) fn cf_files(db: &Db, cf: &ColumnFamilyHandle) -> Result<Vec<LiveFile>, Error> {
     Ok(live_files(db)?.remove(&cf.id()).unwrap_or_default())
-}
-
-/// RocksDB's properties about table files that `Db::property` does not count yet: the
-/// number of files at a level, and their total size. None for other names; `Some(None)` for
-/// a level at or beyond `num_levels` (RocksDB knows no such property) or an unreadable
-/// MANIFEST.
-pub(crate) fn file_property(
-    db: &Db,
-    cf: &ColumnFamilyHandle,
-    name: &str,
-) -> Option<Option<String>> {
-    let sum_sizes = |files: &[LiveFile]| files.iter().map(|f| f.meta.file_size).sum::<u64>();
-    match name {
-        "rocksdb.total-sst-files-size"
-        | "rocksdb.live-sst-files-size"
-        | "rocksdb.estimate-live-data-size" => Some(
-            cf_files(db, cf)
-                .ok()
-                .map(|files| sum_sizes(&files).to_string()),
-        ),
-        _ => {
-            let level: u32 = name
-                .strip_prefix("rocksdb.num-files-at-level")?
-                .parse()
-                .ok()?;
-            if i64::from(level) >= i64::from(cf.options().num_levels) {
-                return Some(None);
-            }
-            Some(cf_files(db, cf).ok().map(|files| {
-                files
-                    .iter()
-                    .filter(|f| f.level == level)
-                    .count()
-                    .to_string()
-            }))
-        }
-    }
 }
 
 /// The bytes of `files` holding keys in `[start, limit)`: the whole size of each file inside
@@ -179,8 +106,8 @@ mod tests {
             engine::key::append_internal_key(&mut v, k, 1, ValueType::Value);
             v
         };
+        let _ = level;
         LiveFile {
-            level,
             meta: FileMetaData {
                 file_size: size,
                 smallest: ikey(smallest),

@@ -272,8 +272,6 @@ fn compact_range_purges_deleted_values_from_tables() {
 }
 
 #[test]
-#[ignore = "engine: compaction inputs are deleted only by the next flush or compaction \
-            (execute_compaction still holds them when it runs delete_obsolete_tables)"]
 fn compact_range_leaves_no_deleted_value_in_any_table_file() {
     let db = TestDb::open(uncompressed());
     let gone = "GONE-VALUE-".repeat(8);
@@ -383,8 +381,6 @@ fn compaction_filter_removes_and_changes_values() {
 }
 
 #[test]
-#[ignore = "engine: compact.rs offers the filter entries with seq <= the earliest snapshot \
-            (the ones a snapshot sees) even when ignore_snapshots is false"]
 fn compaction_filter_spares_snapshot_data_unless_it_ignores_snapshots() {
     for ignore in [0u8, 1] {
         let st = Calls::default();

@@ -515,6 +515,20 @@ impl Db {
         properties::property(&self.inner, cf, name)
     }
 
+    /// The live table files: (column family id, level, metadata), from each family's current
+    /// view.
+    pub fn live_files(&self) -> Vec<(u32, u32, crate::version::edit::FileMetaData)> {
+        let cfds: Vec<Arc<ColumnFamilyData>> = self.inner.cfs.read().iter().cloned().collect();
+        let mut out = Vec::new();
+        for cfd in cfds {
+            let sv = cfd.super_version();
+            for (level, f) in sv.version.all_files() {
+                out.push((cfd.id, level as u32, (**f).clone()));
+            }
+        }
+        out
+    }
+
     /// The DB's identity (the `IDENTITY` file's content).
     pub fn identity(&self) -> Result<String> {
         let bytes = self

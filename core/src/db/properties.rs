@@ -88,6 +88,13 @@ pub(crate) fn property(db: &DbInner, cf: &ColumnFamilyHandle, name: &str) -> Opt
                 .strip_prefix("rocksdb.num-files-at-level")?
                 .parse()
                 .ok()?;
+            // RocksDB knows no such property for a level the family does not have.
+            let levels = usize::try_from(cfd.options.num_levels)
+                .unwrap_or(0)
+                .max(version.num_levels());
+            if level >= levels {
+                return None;
+            }
             int(version.num_files(level) as u64)
         }
     }
