@@ -3,6 +3,13 @@
 //!
 //! Path: read (and compaction inputs). A table is opened on first use and kept open until
 //! its file becomes obsolete (`evict`); RocksDB's `max_open_files = -1` behaviour.
+//!
+//! Block cache: a table is opened with its column family's `block_cache` and
+//! `cache_index_and_filter_blocks`. Every block cache this DB reads through gets one
+//! cache-key prefix ([`LruCache::new_id`], taken on first use), so DBs sharing a cache never
+//! collide; file numbers are unique within the DB. The options a table is opened with stay
+//! with it: callers must pass the column family's options (not only its comparator) for its
+//! blocks to be cached.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -10,6 +17,7 @@ use std::sync::Arc;
 
 use parking_lot::Mutex;
 
+use crate::cache::LruCache;
 use crate::error::Result;
 use crate::fs::filename;
 use crate::iter::InternalIterator;
@@ -17,13 +25,51 @@ use crate::key::{
     append_internal_key, parse_internal_key, Comparator, SequenceNumber, ValueType,
     VALUE_TYPE_FOR_SEEK,
 };
+use crate::options::ColumnFamilyOptions;
+use crate::sst::block_cache::{BlockCacheCounts, BlockCacheTickers};
 use crate::sst::reader::{PosixRandomAccessFile, Table, TableReaderOptions};
 use crate::version::edit::FileMetaData;
+
+/// What opening a table needs from its column family: a whole [`ColumnFamilyOptions`]
+/// (comparator and block cache settings), or only a comparator (no block cache).
+pub(crate) trait TableOpenOptions {
+    fn comparator(&self) -> &Arc<dyn Comparator>;
+    fn block_cache(&self) -> Option<&Arc<LruCache>>;
+    fn cache_index_and_filter_blocks(&self) -> bool;
+}
+
+impl TableOpenOptions for ColumnFamilyOptions {
+    fn comparator(&self) -> &Arc<dyn Comparator> {
+        &self.comparator
+    }
+    fn block_cache(&self) -> Option<&Arc<LruCache>> {
+        self.block_cache.as_ref()
+    }
+    fn cache_index_and_filter_blocks(&self) -> bool {
+        self.cache_index_and_filter_blocks
+    }
+}
+
+impl TableOpenOptions for Arc<dyn Comparator> {
+    fn comparator(&self) -> &Arc<dyn Comparator> {
+        self
+    }
+    fn block_cache(&self) -> Option<&Arc<LruCache>> {
+        None
+    }
+    fn cache_index_and_filter_blocks(&self) -> bool {
+        false
+    }
+}
 
 /// The open tables of one DB.
 pub(crate) struct TableCache {
     db_path: PathBuf,
     tables: Mutex<HashMap<u64, Arc<Table>>>,
+    /// This DB's cache-key prefix in each block cache it has used (few: one per cache).
+    prefixes: Mutex<Vec<(Arc<LruCache>, u64)>>,
+    /// Block cache hits, misses and inserts of this DB's tables.
+    tickers: Arc<BlockCacheTickers>,
 }
 
 impl TableCache {
@@ -31,20 +77,53 @@ impl TableCache {
         TableCache {
             db_path,
             tables: Mutex::new(HashMap::new()),
+            prefixes: Mutex::new(Vec::new()),
+            tickers: Arc::default(),
         }
     }
 
-    /// The reader of `f`, opening it on first use.
-    pub(crate) fn get(&self, f: &FileMetaData, ucmp: &Arc<dyn Comparator>) -> Result<Arc<Table>> {
+    /// This DB's key prefix in `cache`, taken from the cache on first use.
+    fn prefix_for(&self, cache: &Arc<LruCache>) -> u64 {
+        let mut prefixes = self.prefixes.lock();
+        if let Some((_, p)) = prefixes.iter().find(|(c, _)| Arc::ptr_eq(c, cache)) {
+            return *p;
+        }
+        let p = cache.new_id();
+        prefixes.push((Arc::clone(cache), p));
+        p
+    }
+
+    /// Block cache counters of this DB's table reads (RocksDB's `BLOCK_CACHE_*` tickers).
+    #[allow(dead_code, reason = "for the DB's statistics tickers, not wired yet")]
+    pub(crate) fn block_cache_counts(&self) -> BlockCacheCounts {
+        self.tickers.snapshot()
+    }
+
+    /// The reader of `f`, opening it on first use with `options` (a column family's
+    /// options, or only its comparator for a table read without the block cache).
+    pub(crate) fn get(
+        &self,
+        f: &FileMetaData,
+        options: &impl TableOpenOptions,
+    ) -> Result<Arc<Table>> {
         if let Some(t) = self.tables.lock().get(&f.number) {
             return Ok(t.clone());
         }
         let path = filename::table_file(&self.db_path, f.number);
         let file = Arc::new(PosixRandomAccessFile::open(&path)?);
+        let block_cache = options.block_cache().cloned();
+        let cache_prefix = block_cache.as_ref().map_or(0, |c| self.prefix_for(c));
         let opts = TableReaderOptions {
-            comparator: ucmp.clone(),
+            comparator: options.comparator().clone(),
             verify_checksums: true,
             largest_seqno: f.largest_seqno,
+            file_number: f.number,
+            block_cache,
+            cache_prefix,
+            fill_cache: true,
+            cache_index_and_filter_blocks: options.cache_index_and_filter_blocks(),
+            pin_l0_filter_and_index_blocks_in_cache: false,
+            block_cache_tickers: Some(Arc::clone(&self.tickers)),
         };
         let factory = |block: &[u8]| crate::sst::filter::reader_for(block);
         let table = Arc::new(Table::open_with_filter(
@@ -70,12 +149,25 @@ pub(crate) fn table_get(
     read_seq: SequenceNumber,
     f: &mut dyn FnMut(SequenceNumber, ValueType, &[u8]) -> bool,
 ) -> Result<bool> {
+    table_get_with(table, user_key, read_seq, true, f)
+}
+
+/// [`table_get`] that inserts the data blocks it misses into the block cache only when
+/// `fill_cache` (`ReadOptions::fill_cache`).
+pub(crate) fn table_get_with(
+    table: &Arc<Table>,
+    user_key: &[u8],
+    read_seq: SequenceNumber,
+    fill_cache: bool,
+    f: &mut dyn FnMut(SequenceNumber, ValueType, &[u8]) -> bool,
+) -> Result<bool> {
     if !table.key_may_match(user_key) {
         return Ok(true);
     }
     let mut target = Vec::with_capacity(user_key.len() + 8);
     append_internal_key(&mut target, user_key, read_seq, VALUE_TYPE_FOR_SEEK);
-    let mut it = table.seek(&target);
+    let mut it = table.iter_with(fill_cache);
+    it.seek(&target);
     let ucmp = table.internal_comparator().clone();
     while it.valid() {
         let parsed = parse_internal_key(it.key())?;

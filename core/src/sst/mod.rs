@@ -15,8 +15,10 @@
 //! - [`filter_api`]: the traits a filter implementation plugs into; [`filter`]: RocksDB's
 //!   full filter (FastLocalBloom) behind them.
 //! - [`builder`]: [`TableBuilder`]; [`reader`]: [`Table`]; [`table_iter`]: [`TableIterator`].
+//! - [`block_cache`]: table blocks in the shared block cache.
 
 pub mod block;
+pub mod block_cache;
 pub mod builder;
 pub mod compression;
 pub mod filter;

@@ -4,21 +4,26 @@
 //!
 //! Open reads, in order: the footer (last 53 bytes), the metaindex block, the properties block
 //! (which says how the index is laid out), the index block, the range-deletion block, and, if
-//! asked, the filter block. Data blocks are read on demand by [`super::TableIterator`].
+//! asked, the filter block. Data blocks are read on demand by [`super::TableIterator`],
+//! through the block cache when the options name one (see [`super::block_cache`]).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::block::{Block, BlockIter, IndexFormat, KeyOrder};
+use super::block_cache::{
+    block_charge, BlockCacheTickers, BlockKind, CachedFilter, TableCacheSlot,
+};
 use super::builder::{INDEX_BLOCK, RANGE_DEL_BLOCK};
 use super::compression::decompress_block;
-use super::filter_api::{FilterBlockReader, FilterReaderFactory, FULL_FILTER_PREFIX};
+use super::filter_api::{FilterReaderFactory, FULL_FILTER_PREFIX};
 use super::format::{verify_block, BlockHandle, Footer, BLOCK_TRAILER_SIZE, FOOTER_LEN};
 use super::properties::{
     self, TableProperties, INDEX_TYPE_BINARY_SEARCH, INDEX_TYPE_BINARY_SEARCH_WITH_FIRST_KEY,
     INDEX_TYPE_HASH_SEARCH,
 };
 use super::table_iter::TableIterator;
+use crate::cache::{Handle, LruCache, Priority};
 use crate::error::{Error, Result};
 use crate::iter::InternalIterator;
 use crate::key::{
@@ -126,6 +131,25 @@ pub struct TableReaderOptions {
     /// of 2 or more) stores its keys with sequence 0 and is read as if every key had this
     /// sequence (or the file's `rocksdb.external_sst_file.global_seqno` when that is non-zero).
     pub largest_seqno: SequenceNumber,
+    /// The table's file number: the middle part of its blocks' cache keys.
+    pub file_number: u64,
+    /// The shared cache for this table's blocks; `None` reads every block from the file.
+    pub block_cache: Option<Arc<LruCache>>,
+    /// The namespace of this table's blocks in `block_cache` (a [`LruCache::new_id`] value
+    /// shared by the tables of one DB).
+    pub cache_prefix: u64,
+    /// Whether reads put the blocks they miss into the cache (RocksDB's
+    /// `ReadOptions::fill_cache`, default true); [`Table::iter_with`] overrides it per
+    /// iterator.
+    pub fill_cache: bool,
+    /// Keep the index block and the filter in `block_cache`, charged and pinned by the open
+    /// table, instead of outside it.
+    pub cache_index_and_filter_blocks: bool,
+    /// Stored only: with `cache_index_and_filter_blocks`, index and filter blocks are pinned
+    /// for the table's life at every level (see [`super::block_cache`]).
+    pub pin_l0_filter_and_index_blocks_in_cache: bool,
+    /// Where to count cache hits, misses and inserts (one set per DB).
+    pub block_cache_tickers: Option<Arc<BlockCacheTickers>>,
 }
 
 impl Default for TableReaderOptions {
@@ -134,6 +158,13 @@ impl Default for TableReaderOptions {
             comparator: Arc::new(BytewiseComparator),
             verify_checksums: true,
             largest_seqno: MAX_SEQUENCE_NUMBER,
+            file_number: 0,
+            block_cache: None,
+            cache_prefix: 0,
+            fill_cache: true,
+            cache_index_and_filter_blocks: false,
+            pin_l0_filter_and_index_blocks_in_cache: false,
+            block_cache_tickers: None,
         }
     }
 }
@@ -202,7 +233,15 @@ impl std::fmt::Debug for TableReaderOptions {
         f.debug_struct("TableReaderOptions")
             .field("comparator", &self.comparator.name())
             .field("verify_checksums", &self.verify_checksums)
-            .finish()
+            .field("file_number", &self.file_number)
+            .field("block_cache", &self.block_cache.is_some())
+            .field("cache_prefix", &self.cache_prefix)
+            .field("fill_cache", &self.fill_cache)
+            .field(
+                "cache_index_and_filter_blocks",
+                &self.cache_index_and_filter_blocks,
+            )
+            .finish_non_exhaustive()
     }
 }
 
@@ -221,9 +260,12 @@ pub struct Table {
     index_format: IndexFormat,
     range_tombstones: Vec<RangeTombstone>,
     filter_name: Option<String>,
-    filter_block: Option<Vec<u8>>,
-    filter_reader: Option<Box<dyn FilterBlockReader>>,
+    filter: Option<Arc<CachedFilter>>,
     global_seqno: Option<SequenceNumber>,
+    /// Where the blocks go in the block cache, when there is one.
+    cache: Option<TableCacheSlot>,
+    /// Pins on the cached index block and filter, held for the table's life.
+    pinned_meta: Vec<Handle>,
 }
 
 impl std::fmt::Debug for Table {
@@ -265,6 +307,12 @@ impl Table {
         let tail = file.read_at(file_size - tail_len, tail_len as usize)?;
         let footer = Footer::decode(&tail, file_size)?;
         let icmp = InternalKeyComparator::new(Arc::clone(&opts.comparator));
+        let cache = opts.block_cache.as_ref().map(|c| TableCacheSlot {
+            cache: Arc::clone(c),
+            prefix: opts.cache_prefix,
+            file_number: opts.file_number,
+            tickers: opts.block_cache_tickers.clone(),
+        });
         let mut table = Table {
             file,
             file_size,
@@ -279,9 +327,10 @@ impl Table {
             index_format: IndexFormat::default(),
             range_tombstones: Vec::new(),
             filter_name: None,
-            filter_block: None,
-            filter_reader: None,
+            filter: None,
             global_seqno: None,
+            cache,
+            pinned_meta: Vec::new(),
         };
 
         // Metaindex.
@@ -335,7 +384,11 @@ impl Table {
                 .get(INDEX_BLOCK)
                 .ok_or_else(|| Error::corruption("Index block handle not found in metaindex"))?,
         };
-        table.index_block = Arc::new(table.read_block(index_handle, true)?);
+        table.index_block = table.meta_through_cache(index_handle, BlockKind::Index, |t| {
+            let block = t.read_block(index_handle, true)?;
+            let charge = block_charge(&block);
+            Ok((block, charge))
+        })?;
 
         // Range deletions.
         if let Some(h) = table.metaindex.get(RANGE_DEL_BLOCK).copied() {
@@ -370,14 +423,51 @@ impl Table {
             .find(|(k, _)| k.starts_with(FULL_FILTER_PREFIX))
             .map(|(k, h)| (k[FULL_FILTER_PREFIX.len()..].to_string(), *h));
         if let Some((name, h)) = filter {
-            let block = table.read_block_contents(h, true)?;
-            if let Some(factory) = filter_factory {
-                table.filter_reader = factory(&block);
+            let mut filter = table.meta_through_cache(h, BlockKind::Filter, |t| {
+                let block = t.read_block_contents(h, true)?;
+                let reader = filter_factory.and_then(|factory| factory(&block));
+                let filter = CachedFilter { block, reader };
+                let charge = filter.charge();
+                Ok((filter, charge))
+            })?;
+            if filter.reader.is_none() {
+                // Cached by a reader opened without a factory: build ours outside the cache.
+                if let Some(reader) = filter_factory.and_then(|factory| factory(&filter.block)) {
+                    filter = Arc::new(CachedFilter {
+                        block: filter.block.clone(),
+                        reader: Some(reader),
+                    });
+                }
             }
             table.filter_name = Some(name);
-            table.filter_block = Some(block);
+            table.filter = Some(filter);
         }
         Ok(table)
+    }
+
+    /// Loads a meta block (index or filter) at open. With `cache_index_and_filter_blocks`
+    /// and a cache, it is looked up first and inserted after a read, and the table pins it;
+    /// otherwise (or when the cache refuses it) the table alone holds it.
+    fn meta_through_cache<T: std::any::Any + Send + Sync>(
+        &mut self,
+        h: BlockHandle,
+        kind: BlockKind,
+        read: impl FnOnce(&Table) -> Result<(T, usize)>,
+    ) -> Result<Arc<T>> {
+        let slot = match &self.cache {
+            Some(slot) if self.opts.cache_index_and_filter_blocks => slot.clone(),
+            _ => return Ok(Arc::new(read(self)?.0)),
+        };
+        if let Some((value, pin)) = slot.lookup::<T>(h.offset, kind) {
+            self.pinned_meta.push(pin);
+            return Ok(value);
+        }
+        let (value, charge) = read(self)?;
+        let value = Arc::new(value);
+        if let Some(pin) = slot.insert(h.offset, &value, charge, Priority::High) {
+            self.pinned_meta.push(pin);
+        }
+        Ok(value)
     }
 
     /// Reads a block's stored bytes and trailer, verifies the checksum when asked, and returns
@@ -414,9 +504,33 @@ impl Table {
         Block::new(self.read_block_contents(h, verify)?)
     }
 
-    /// Reads the data block at `h` (verifying per the options).
-    pub(crate) fn read_data_block(&self, h: BlockHandle) -> Result<Arc<Block>> {
-        Ok(Arc::new(self.read_block(h, self.opts.verify_checksums)?))
+    /// The data block at `h`: from the block cache when it is there, else read from the file
+    /// (verifying per the options) and, when `fill_cache`, inserted. The handle, when any,
+    /// pins the cached block; hold it while using the block.
+    ///
+    /// # Errors
+    /// Corruption or I/O errors of the read; a cache that refuses the block is not an error.
+    pub(crate) fn data_block(
+        &self,
+        h: BlockHandle,
+        fill_cache: bool,
+    ) -> Result<(Arc<Block>, Option<Handle>)> {
+        let Some(slot) = &self.cache else {
+            return Ok((
+                Arc::new(self.read_block(h, self.opts.verify_checksums)?),
+                None,
+            ));
+        };
+        if let Some((block, pin)) = slot.lookup::<Block>(h.offset, BlockKind::Data) {
+            return Ok((block, Some(pin)));
+        }
+        let block = Arc::new(self.read_block(h, self.opts.verify_checksums)?);
+        let pin = if fill_cache {
+            slot.insert(h.offset, &block, block_charge(&block), Priority::Low)
+        } else {
+            None
+        };
+        Ok((block, pin))
     }
 
     pub(crate) fn new_index_iter(&self) -> BlockIter {
@@ -436,9 +550,33 @@ impl Table {
         &self.icmp
     }
 
-    /// A two-level cursor over every point entry.
+    /// A two-level cursor over every point entry; misses fill the cache per the options'
+    /// `fill_cache`.
     pub fn iter(self: &Arc<Self>) -> TableIterator {
-        TableIterator::new(Arc::clone(self))
+        TableIterator::new(Arc::clone(self), self.opts.fill_cache)
+    }
+
+    /// A cursor like [`iter`](Self::iter) that fills the block cache on misses only when
+    /// `fill_cache` (RocksDB's `ReadOptions::fill_cache`; false for compaction inputs and
+    /// one-off scans).
+    pub fn iter_with(self: &Arc<Self>, fill_cache: bool) -> TableIterator {
+        TableIterator::new(Arc::clone(self), fill_cache)
+    }
+
+    /// The table's file number, as given in the options.
+    pub fn file_number(&self) -> u64 {
+        self.opts.file_number
+    }
+
+    /// The block cache the table reads through, if any.
+    pub fn block_cache(&self) -> Option<&Arc<LruCache>> {
+        self.opts.block_cache.as_ref()
+    }
+
+    /// Bytes of index and filter blocks this table pins in the block cache (zero unless
+    /// `cache_index_and_filter_blocks`).
+    pub fn pinned_meta_charge(&self) -> usize {
+        self.pinned_meta.iter().map(Handle::charge).sum()
     }
 
     /// A cursor positioned at the first entry whose internal key is `>= target`.
@@ -506,7 +644,7 @@ impl Table {
 
     /// The full filter block's contents, if the table has one.
     pub fn filter_block(&self) -> Option<&[u8]> {
-        self.filter_block.as_deref()
+        self.filter.as_ref().map(|f| f.block.as_slice())
     }
 
     /// The name after `fullfilter.` in the metaindex, e.g. `rocksdb.BuiltinBloomFilter`.
@@ -517,8 +655,9 @@ impl Table {
     /// False only when the filter proves `key` (a user key) absent. Without a filter reader,
     /// always true.
     pub fn key_may_match(&self, key: &[u8]) -> bool {
-        self.filter_reader
+        self.filter
             .as_ref()
-            .is_none_or(|f| f.key_may_match(key))
+            .and_then(|f| f.reader.as_ref())
+            .is_none_or(|r| r.key_may_match(key))
     }
 }

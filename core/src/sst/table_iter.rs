@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 //! The two-level table cursor (read path): an index-block cursor picks the data block, a
 //! data-block cursor walks inside it, and running off either end of a data block moves the
-//! index cursor and loads the neighbouring block. Blocks are read on demand, one at a time.
+//! index cursor and loads the neighbouring block. Blocks are read on demand, one at a time,
+//! through the table's block cache when it has one; the cursor pins the cached data block it
+//! is positioned in (a [`Handle`]) until it moves to another block or is dropped.
 
 use std::sync::Arc;
 
 use super::block::{BlockIter, KeyOrder};
 use super::format::BlockHandle;
 use super::reader::Table;
+use crate::cache::Handle;
 use crate::error::Result;
 use crate::iter::InternalIterator;
 
@@ -17,43 +20,56 @@ pub struct TableIterator {
     index: BlockIter,
     data: Option<BlockIter>,
     data_handle: Option<BlockHandle>,
+    /// The cache pin of the current data block, when it came from or went into the cache.
+    data_pin: Option<Handle>,
+    /// Whether blocks this cursor misses are inserted into the block cache.
+    fill_cache: bool,
     status: Result<()>,
 }
 
 impl TableIterator {
-    pub(crate) fn new(table: Arc<Table>) -> Self {
+    pub(crate) fn new(table: Arc<Table>, fill_cache: bool) -> Self {
         let index = table.new_index_iter();
         TableIterator {
             table,
             index,
             data: None,
             data_handle: None,
+            data_pin: None,
+            fill_cache,
             status: Ok(()),
         }
+    }
+
+    /// Drops the current data block (and its cache pin).
+    fn clear_data(&mut self) {
+        self.data = None;
+        self.data_handle = None;
+        self.data_pin = None;
     }
 
     /// Loads the data block the index cursor points at (reusing the current one if the same).
     fn init_data_block(&mut self) {
         if !self.index.valid() {
-            self.data = None;
-            self.data_handle = None;
+            self.clear_data();
             return;
         }
         let h = self.index.block_handle();
         if self.data.is_some() && self.data_handle == Some(h) {
             return;
         }
-        match self.table.read_data_block(h) {
-            Ok(block) => {
+        // Unpin the old block before reading the next, so that a tiny cache can reuse it.
+        self.clear_data();
+        match self.table.data_block(h, self.fill_cache) {
+            Ok((block, pin)) => {
                 let order = KeyOrder::Internal(self.table.internal_comparator().clone());
                 self.data = Some(
                     BlockIter::new(block, order, None).with_global_seqno(self.table.global_seqno()),
                 );
                 self.data_handle = Some(h);
+                self.data_pin = pin;
             }
             Err(e) => {
-                self.data = None;
-                self.data_handle = None;
                 if self.status.is_ok() {
                     self.status = Err(e);
                 }
@@ -68,8 +84,7 @@ impl TableIterator {
                 if self.status.is_ok() {
                     self.status = Err(e);
                 }
-                self.data = None;
-                self.data_handle = None;
+                self.clear_data();
                 return true;
             }
         }
@@ -79,7 +94,7 @@ impl TableIterator {
     fn skip_empty_forward(&mut self) {
         while !self.data.as_ref().is_some_and(|d| d.valid()) {
             if self.data_failed() || !self.index.valid() {
-                self.data = None;
+                self.clear_data();
                 return;
             }
             self.index.next();
@@ -93,7 +108,7 @@ impl TableIterator {
     fn skip_empty_backward(&mut self) {
         while !self.data.as_ref().is_some_and(|d| d.valid()) {
             if self.data_failed() || !self.index.valid() {
-                self.data = None;
+                self.clear_data();
                 return;
             }
             self.index.prev();
