@@ -76,7 +76,6 @@ fn check_reads(db: &Db, name: &str) {
 }
 
 #[test]
-#[ignore = "needs TableCache::get(f, &cfd.options) at the DB call sites: git apply /work/wt/blockcache-db-callers.patch"]
 fn two_dbs_share_one_block_cache() {
     let cache = Arc::new(LruCache::new(8 << 20, -1, false, 0.5));
     let (dir_a, dir_b) = (
@@ -118,7 +117,6 @@ fn two_dbs_share_one_block_cache() {
 }
 
 #[test]
-#[ignore = "needs TableCache::get(f, &cfd.options) at the DB call sites: git apply /work/wt/blockcache-db-callers.patch"]
 fn index_and_filter_blocks_pinned_while_tables_are_open() {
     let cache = Arc::new(LruCache::new(8 << 20, -1, false, 0.5));
     let dir = tempfile::tempdir().expect("dir");
@@ -156,7 +154,6 @@ fn tiny_shared_cache_reads_correctly() {
 }
 
 #[test]
-#[ignore = "needs TableCache::get(f, &cfd.options) at the DB call sites: git apply /work/wt/blockcache-db-callers.patch"]
 fn strict_full_cache_reads_correctly() {
     let cache = Arc::new(LruCache::new(4096, 0, true, 0.5));
     let id = cache.new_id();

@@ -142,28 +142,30 @@ fn unhex(s: &str) -> Vec<u8> {
         .collect()
 }
 
+/// Builds the RocksDB reader once per test process (tests run in parallel; building it in
+/// each of them raced with another's exec: "Text file busy").
 fn reader_binary() -> Option<PathBuf> {
+    static BUILT: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    BUILT.get_or_init(build_reader).clone()
+}
+
+fn build_reader() -> Option<PathBuf> {
     let required = std::env::var("SOLISTORE_REQUIRE_ROCKSDB").is_ok_and(|v| v == "1");
     if !Path::new("/usr/include/rocksdb/c.h").exists() {
         assert!(!required, "librocksdb-dev is required but missing");
         return None;
     }
     let out = std::env::temp_dir().join(format!("solistore-rocksdb-reader-{}", std::process::id()));
-    if !out.exists() {
-        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests-c/compat/rocksdb_reader.c");
-        let ok = Command::new("gcc")
-            .args(["-O1", "-Wall", "-Wextra", "-Werror", "-o"])
-            .arg(&out)
-            .arg(&src)
-            .arg("-lrocksdb")
-            .status()
-            .is_ok_and(|s| s.success());
-        assert!(ok || !required, "could not build rocksdb_reader");
-        if !ok {
-            return None;
-        }
-    }
-    Some(out)
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests-c/compat/rocksdb_reader.c");
+    let ok = Command::new("gcc")
+        .args(["-O1", "-Wall", "-Wextra", "-Werror", "-o"])
+        .arg(&out)
+        .arg(&src)
+        .arg("-lrocksdb")
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(ok || !required, "could not build rocksdb_reader");
+    ok.then_some(out)
 }
 
 fn rocksdb_outcome(bin: &Path, dir: &Path, mode: WalRecoveryMode) -> Outcome {

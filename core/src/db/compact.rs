@@ -218,9 +218,9 @@ impl DbInner {
         let mut children: Vec<Box<dyn InternalIterator>> = Vec::new();
         let mut tombstones: Vec<RangeTombstone> = Vec::new();
         for (_, f) in inputs {
-            let table = self.table_cache.get(f, &ucmp)?;
+            let table = self.table_cache.get(f, &cfd.options)?;
             tombstones.extend(table.range_tombstones().iter().cloned());
-            children.push(Box::new(table.iter()));
+            children.push(Box::new(table.iter_with(false)));
         }
         let _ = sv;
         let mut input = MergingIterator::new(children, cfd.icmp.clone());
@@ -232,6 +232,7 @@ impl DbInner {
         let kept_tombstones: Vec<RangeTombstone> = tombstones
             .into_iter()
             .filter(|t| !(task.bottommost && t.seq <= earliest))
+            .filter(|t| ucmp.compare(&t.start, &t.end).is_lt())
             .collect();
         let single_output = !kept_tombstones.is_empty();
         let mut out = Outputs::new(self, cfd, task, single_output)?;

@@ -148,7 +148,11 @@ impl DbInner {
             let key = iter.key();
             let parsed = parse_internal_key(key)?;
             if parsed.value_type == ValueType::RangeDeletion {
-                builder.add_range_tombstone(parsed.user_key, iter.value(), parsed.sequence)?;
+                // An empty or inverted range deletes nothing; writing it would only widen
+                // the table's key range.
+                if cfd.icmp.compare_user(parsed.user_key, iter.value()).is_lt() {
+                    builder.add_range_tombstone(parsed.user_key, iter.value(), parsed.sequence)?;
+                }
             } else {
                 builder.add(key, iter.value())?;
             }

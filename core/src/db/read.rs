@@ -171,7 +171,7 @@ impl DbInner {
     ) -> Result<Vec<RangeTombstone>> {
         Ok(self
             .table_cache
-            .get(f, &cfd.options.comparator)?
+            .get(f, &cfd.options)?
             .range_tombstones()
             .to_vec())
     }
@@ -245,7 +245,7 @@ impl DbInner {
                 if f.smallest_seqno > read_seq {
                     continue;
                 }
-                let table = self.table_cache.get(f, &cfd.options.comparator)?;
+                let table = self.table_cache.get(f, &cfd.options)?;
                 if !table_get(&table, key, read_seq, &mut visit)? {
                     break;
                 }
@@ -364,8 +364,8 @@ pub(crate) fn new_iterator(
         children.push(Box::new(imm.iter()));
     }
     for f in sv.version.files(0) {
-        let table = db.table_cache.get(f, &ucmp)?;
-        children.push(Box::new(table.iter()));
+        let table = db.table_cache.get(f, &cfd.options)?;
+        children.push(Box::new(table.iter_with(ro.fill_cache)));
     }
     for level in 1..sv.version.num_levels() {
         let files: Vec<Arc<FileMetaData>> = sv.version.files(level).to_vec();
@@ -376,10 +376,10 @@ pub(crate) fn new_iterator(
             .iter()
             .map(|f| (f.smallest.clone(), f.largest.clone()))
             .collect();
-        let (db2, ucmp2) = (db.clone(), ucmp.clone());
+        let (db2, cf_options, fill_cache) = (db.clone(), cfd.options.clone(), ro.fill_cache);
         let open: OpenFile = Box::new(move |i| {
-            let table = db2.table_cache.get(&files[i], &ucmp2)?;
-            Ok(Box::new(table.iter()) as Box<dyn InternalIterator>)
+            let table = db2.table_cache.get(&files[i], &cf_options)?;
+            Ok(Box::new(table.iter_with(fill_cache)) as Box<dyn InternalIterator>)
         });
         children.push(Box::new(LevelIterator::new(bounds, open, cfd.icmp.clone())));
     }
