@@ -178,10 +178,15 @@ unsafe fn open_impl(
     if listed && handles_out.is_null() {
         return Err(Error::invalid_argument("column_family_handles is NULL"));
     }
+    // The write buffer manager set on the options is shared with the engine.
+    let mut db_opts = opts.db.clone();
+    if db_opts.write_buffer_manager.is_none() {
+        db_opts.write_buffer_manager = opts.s.write_buffer_manager.clone();
+    }
     let (db, handles) = match read_only {
-        None => Db::open_cf(&opts.db, path, families)?,
+        None => Db::open_cf(&db_opts, path, families)?,
         Some(error_if_wal_file_exists) => {
-            Db::open_cf_read_only(&opts.db, path, families, error_if_wal_file_exists)?
+            Db::open_cf_read_only(&db_opts, path, families, error_if_wal_file_exists)?
         }
     };
     if let Some(stats) = &opts.s.statistics {
@@ -1484,6 +1489,23 @@ pub unsafe extern "C" fn rocksdb_property_value_cf(
 }
 
 /// Parses an integer property into `*out_val`: 0 on success, -1 otherwise.
+/// Properties RocksDB answers only as text (`GetProperty`), never through
+/// `GetIntProperty`, even when the text is a number.
+fn text_only_property(name: &str) -> bool {
+    [
+        "rocksdb.num-files-at-level",
+        "rocksdb.compression-ratio-at-level",
+        "rocksdb.stats",
+        "rocksdb.cfstats",
+        "rocksdb.levelstats",
+        "rocksdb.sstables",
+        "rocksdb.dbstats",
+        "rocksdb.aggregated-table-properties",
+    ]
+    .iter()
+    .any(|p| name.starts_with(p))
+}
+
 fn property_int_result(v: Result<Option<String>, Error>, out_val: *mut u64) -> c_int {
     match v.ok().flatten().and_then(|s| s.trim().parse::<u64>().ok()) {
         Some(n) => {
@@ -1509,6 +1531,11 @@ pub unsafe extern "C" fn rocksdb_property_int(
 ) -> c_int {
     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         // SAFETY: forwarded contract.
+        // SAFETY: forwarded contract: NULL or a C string.
+        if unsafe { ffi::cstr(propname, "propname") }.is_ok_and(text_only_property) {
+            return -1;
+        }
+        // SAFETY: forwarded contract.
         property_int_result(unsafe { property(db, None, propname) }, out_val)
     }));
     r.unwrap_or(-1)
@@ -1526,6 +1553,10 @@ pub unsafe extern "C" fn rocksdb_property_int_cf(
     out_val: *mut u64,
 ) -> c_int {
     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        // SAFETY: forwarded contract: NULL or a C string.
+        if unsafe { ffi::cstr(propname, "propname") }.is_ok_and(text_only_property) {
+            return -1;
+        }
         // SAFETY: forwarded contract.
         property_int_result(
             unsafe { property(db, Some(column_family), propname) },

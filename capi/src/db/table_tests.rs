@@ -124,6 +124,24 @@ impl TestDb {
         }
     }
 
+    /// A text property parsed as a number (`rocksdb.num-files-at-level<N>` is text-only in
+    /// RocksDB: `rocksdb_property_int` refuses it).
+    fn property_num(&self, name: &CStr) -> Option<u64> {
+        // SAFETY: live handle, C string; the result is freed below.
+        let p = unsafe { rocksdb_property_value(self.db, name.as_ptr()) };
+        if p.is_null() {
+            return None;
+        }
+        // SAFETY: non-NULL C string from the library.
+        let v = unsafe { CStr::from_ptr(p) }
+            .to_str()
+            .ok()
+            .and_then(|s| s.parse().ok());
+        // SAFETY: malloc'd by the library, freed once.
+        unsafe { crate::alloc::rocksdb_free(p.cast()) };
+        v
+    }
+
     fn property_int(&self, name: &CStr) -> Option<u64> {
         let mut v = 0;
         // SAFETY: live handle, C string, writable out.
@@ -187,11 +205,11 @@ fn uncompressed() -> *mut rocksdb_options_t {
 #[test]
 fn flush_adds_a_level0_file() {
     let db = TestDb::open(test_options(true));
-    assert_eq!(db.property_int(c"rocksdb.num-files-at-level0"), Some(0));
+    assert_eq!(db.property_num(c"rocksdb.num-files-at-level0"), Some(0));
     assert_eq!(db.property_int(c"rocksdb.total-sst-files-size"), Some(0));
     db.put("a", "1");
     db.flush();
-    assert_eq!(db.property_int(c"rocksdb.num-files-at-level0"), Some(1));
+    assert_eq!(db.property_num(c"rocksdb.num-files-at-level0"), Some(1));
     assert!(
         db.property_int(c"rocksdb.total-sst-files-size")
             .unwrap_or(0)
@@ -199,9 +217,9 @@ fn flush_adds_a_level0_file() {
     );
     // Flushing an empty memtable adds nothing.
     db.flush();
-    assert_eq!(db.property_int(c"rocksdb.num-files-at-level0"), Some(1));
+    assert_eq!(db.property_num(c"rocksdb.num-files-at-level0"), Some(1));
     // A level beyond num_levels is unknown, as in RocksDB.
-    assert_eq!(db.property_int(c"rocksdb.num-files-at-level7"), None);
+    assert_eq!(db.property_num(c"rocksdb.num-files-at-level7"), None);
 
     // flush_cf and flush_cfs, without waiting and then waiting.
     db.put("b", "2");
@@ -230,7 +248,7 @@ fn flush_adds_a_level0_file() {
         rocksdb_column_family_handle_destroy(cf);
         rocksdb_flushoptions_destroy(fo);
     }
-    assert_eq!(db.property_int(c"rocksdb.num-files-at-level0"), Some(3));
+    assert_eq!(db.property_num(c"rocksdb.num-files-at-level0"), Some(3));
     assert_eq!(db.get("a").as_deref(), Some("1"));
     assert_eq!(db.get("c").as_deref(), Some("3"));
 }
@@ -254,7 +272,7 @@ fn compact_range_purges_deleted_values_from_tables() {
     assert_eq!(db.get("k1"), None);
     assert_eq!(db.get("k2").as_deref(), Some(kept.as_str()));
     // Everything now sits in one level below 0.
-    assert_eq!(db.property_int(c"rocksdb.num-files-at-level0"), Some(0));
+    assert_eq!(db.property_num(c"rocksdb.num-files-at-level0"), Some(0));
 
     // Bounded and option-taking forms, and NULL handles, return quietly.
     db.put("k3", "v3");
@@ -268,7 +286,7 @@ fn compact_range_purges_deleted_values_from_tables() {
         rocksdb_compactoptions_destroy(o);
     }
     assert_eq!(db.get("k3").as_deref(), Some("v3"));
-    assert_eq!(db.property_int(c"rocksdb.num-files-at-level0"), Some(0));
+    assert_eq!(db.property_num(c"rocksdb.num-files-at-level0"), Some(0));
 }
 
 #[test]

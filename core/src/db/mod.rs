@@ -390,6 +390,11 @@ impl Db {
         key: &[u8],
         value: &[u8],
     ) -> Result<()> {
+        if cf.cfd.options.merge_operator.is_none() {
+            return Err(Error::not_supported(
+                "Provide a merge_operator when opening DB",
+            ));
+        }
         let mut b = WriteBatch::new();
         b.merge(cf.id(), key, value);
         self.write(wo, &b)

@@ -101,8 +101,9 @@ impl DbInner {
             match cfs.get(cf) {
                 Some(cfd) => {
                     if is_merge && cfd.options.merge_operator.is_none() {
-                        return Err(Error::not_supported(
-                            "Provide a merge_operator when opening DB",
+                        // RocksDB's text on the batch path (`Db::merge` checks earlier).
+                        return Err(Error::invalid_argument(
+                            "Merge requires `ColumnFamilyOptions::merge_operator != nullptr`",
                         ));
                     }
                 }
