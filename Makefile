@@ -7,7 +7,7 @@ export PROPTEST_CASES
 LIBDIR := target/$(PROFILE)
 LIB := $(LIBDIR)/libsolistore.so
 
-.PHONY: all build dropin test test-rust test-c test-python abi soak install clean
+.PHONY: all build dropin run test test-rust test-c test-python abi soak install clean
 
 all: build
 
@@ -23,6 +23,21 @@ dropin:
 	cd $(LIBDIR) && for n in librocksdb.so librocksdb.so.7.8 librocksdb.so.11; do ln -sf libsolistore.so $$n; done
 	mkdir -p $(LIBDIR)/runtimes/linux-x64/native
 	ln -sf ../../../libsolistore.so $(LIBDIR)/runtimes/linux-x64/native/librocksdb-11.1.2-jemalloc.so
+
+# The main job: build the library, run a C quickstart on libsolistore, then the very same
+# binary on Debian's librocksdb 7.8.3 when it is installed (swapped with LD_LIBRARY_PATH).
+run: build
+	mkdir -p bench/build
+	$(CC) -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -Iinclude -o bench/build/quickstart bench/quickstart.c \
+	  -L$(LIBDIR) -lrocksdb -Wl,-rpath,$(CURDIR)/$(LIBDIR)
+	@echo "== quickstart on libsolistore"
+	LD_LIBRARY_PATH=$(CURDIR)/$(LIBDIR) bench/build/quickstart $$(mktemp -d)
+	@if [ -e /usr/lib/x86_64-linux-gnu/librocksdb.so.7.8 ]; then \
+	  echo "== the same binary on Debian's librocksdb 7.8.3"; \
+	  mkdir -p bench/build/rocksdb && ln -sf /usr/lib/x86_64-linux-gnu/librocksdb.so.7.8 bench/build/rocksdb/librocksdb.so.7.8 && \
+	  ln -sf /usr/lib/x86_64-linux-gnu/librocksdb.so.7.8 bench/build/rocksdb/librocksdb.so && \
+	  LD_LIBRARY_PATH=$(CURDIR)/bench/build/rocksdb bench/build/quickstart $$(mktemp -d); \
+	else echo "(librocksdb 7.8 not installed: apt-get install librocksdb-dev to compare)"; fi
 
 # Every test: Rust unit, integration and property tests (core and capi, including the
 # compatibility tests against Debian's RocksDB 7.8.3), the C ABI gates, and the C test
