@@ -41,8 +41,15 @@ pub struct ColumnFamilyData {
 
     /// Set once the family is dropped; writes to it then fail.
     dropped: AtomicBool,
-    /// Fragmented range tombstones of the active memtable, rebuilt when their count changes.
-    tombstones: Mutex<Option<(usize, Arc<FragmentedRangeTombstones>)>>,
+    /// Fragmented range tombstones of the active memtable, rebuilt when the memtable or its
+    /// tombstone count changes (a count alone could match a switched-out memtable's).
+    tombstones: Mutex<
+        Option<(
+            std::sync::Weak<MemTable>,
+            usize,
+            Arc<FragmentedRangeTombstones>,
+        )>,
+    >,
 }
 
 impl std::fmt::Debug for ColumnFamilyData {
@@ -127,14 +134,14 @@ impl ColumnFamilyData {
     }
 
     /// The range tombstones of `mem` in read form, or None when it has none.
-    pub(crate) fn tombstones(&self, mem: &MemTable) -> Option<Arc<FragmentedRangeTombstones>> {
+    pub(crate) fn tombstones(&self, mem: &Arc<MemTable>) -> Option<Arc<FragmentedRangeTombstones>> {
         if !mem.has_range_tombstones() {
             return None;
         }
         let count = mem.num_range_deletes() as usize;
         let mut cache = self.tombstones.lock();
-        if let Some((n, frag)) = cache.as_ref() {
-            if *n == count {
+        if let Some((owner, n, frag)) = cache.as_ref() {
+            if *n == count && std::ptr::eq(owner.as_ptr(), Arc::as_ptr(mem)) {
                 return Some(frag.clone());
             }
         }
@@ -142,7 +149,7 @@ impl ColumnFamilyData {
             mem.range_tombstones(),
             self.options.comparator.clone(),
         ));
-        *cache = Some((count, frag.clone()));
+        *cache = Some((Arc::downgrade(mem), count, frag.clone()));
         Some(frag)
     }
 }
