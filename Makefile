@@ -6,12 +6,16 @@ PROPTEST_CASES ?= 256
 export PROPTEST_CASES
 LIBDIR := target/$(PROFILE)
 LIB := $(LIBDIR)/libsolistore.so
+# The drop-in names live in their own directory: cargo puts target/<profile> on the
+# LD_LIBRARY_PATH of the tests it runs, so a librocksdb.so.7.8 there would replace Debian's
+# library under `ldb` and `sst_dump` when a test spawns them.
+DROPIN := $(LIBDIR)/dropin
 
 .PHONY: all build dropin run test test-rust test-c test-python abi soak install clean
 
 all: build
 
-# The library, and beside it the file names programs built for RocksDB look for:
+# The library, and in $(DROPIN) the file names programs built for RocksDB look for:
 # librocksdb.so (link time), librocksdb.so.7.8 (Debian 12's soname), librocksdb.so.11, and
 # runtimes/linux-x64/native/librocksdb-11.1.2-jemalloc.so (the name RocksDbSharp 11.1.2
 # probes first), each a link to libsolistore.so.
@@ -20,18 +24,19 @@ build:
 	$(MAKE) dropin
 
 dropin:
-	cd $(LIBDIR) && for n in librocksdb.so librocksdb.so.7.8 librocksdb.so.11; do ln -sf libsolistore.so $$n; done
-	mkdir -p $(LIBDIR)/runtimes/linux-x64/native
-	ln -sf ../../../libsolistore.so $(LIBDIR)/runtimes/linux-x64/native/librocksdb-11.1.2-jemalloc.so
+	rm -f $(LIBDIR)/librocksdb.so $(LIBDIR)/librocksdb.so.7.8 $(LIBDIR)/librocksdb.so.11
+	mkdir -p $(DROPIN)/runtimes/linux-x64/native
+	cd $(DROPIN) && for n in librocksdb.so librocksdb.so.7.8 librocksdb.so.11; do ln -sf ../libsolistore.so $$n; done
+	ln -sf ../../../../libsolistore.so $(DROPIN)/runtimes/linux-x64/native/librocksdb-11.1.2-jemalloc.so
 
 # The main job: build the library, run a C quickstart on libsolistore, then the very same
 # binary on Debian's librocksdb 7.8.3 when it is installed (swapped with LD_LIBRARY_PATH).
 run: build
 	mkdir -p bench/build
 	$(CC) -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -Iinclude -o bench/build/quickstart bench/quickstart.c \
-	  -L$(LIBDIR) -lrocksdb -Wl,-rpath,$(CURDIR)/$(LIBDIR)
+	  -L$(DROPIN) -lrocksdb -Wl,-rpath,$(CURDIR)/$(DROPIN)
 	@echo "== quickstart on libsolistore"
-	LD_LIBRARY_PATH=$(CURDIR)/$(LIBDIR) bench/build/quickstart $$(mktemp -d)
+	LD_LIBRARY_PATH=$(CURDIR)/$(DROPIN) bench/build/quickstart $$(mktemp -d)
 	@if [ -e /usr/lib/x86_64-linux-gnu/librocksdb.so.7.8 ]; then \
 	  echo "== the same binary on Debian's librocksdb 7.8.3"; \
 	  mkdir -p bench/build/rocksdb && ln -sf /usr/lib/x86_64-linux-gnu/librocksdb.so.7.8 bench/build/rocksdb/librocksdb.so.7.8 && \

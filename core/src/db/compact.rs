@@ -146,7 +146,7 @@ impl DbInner {
                     .push((task.output_level as u32, (**f).clone()));
             }
         } else {
-            for meta in self.merge_files(cfd, &sv, &inputs, task)? {
+            for meta in self.merge_files(cfd, &inputs, task)? {
                 edit.new_files.push((task.output_level as u32, meta));
             }
         }
@@ -210,7 +210,6 @@ impl DbInner {
     fn merge_files(
         &self,
         cfd: &Arc<ColumnFamilyData>,
-        sv: &SuperVersion,
         inputs: &[(usize, Arc<FileMetaData>)],
         task: &CompactionTask,
     ) -> Result<Vec<FileMetaData>> {
@@ -222,7 +221,6 @@ impl DbInner {
             tombstones.extend(table.range_tombstones().iter().cloned());
             children.push(Box::new(table.iter_with(false)));
         }
-        let _ = sv;
         let mut input = MergingIterator::new(children, cfd.icmp.clone());
         let snapshots = self.snapshots.all();
         let earliest = snapshots.first().copied().unwrap_or(MAX_SEQUENCE_NUMBER);

@@ -68,7 +68,7 @@ pub(crate) fn open(
                 "{name}/CURRENT: does not exist (create_if_missing is false)"
             )));
         }
-        new_db(fs.as_ref(), &path)?;
+        new_db(&fs, &path)?;
     } else if opts.error_if_exists {
         return Err(Error::invalid_argument(format!(
             "{name}: exists (error_if_exists is true)"
@@ -294,25 +294,20 @@ fn start_writable(inner: &Arc<DbInner>, last_seq: u64) -> Result<()> {
 }
 
 /// Creates the files of an empty DB: IDENTITY, MANIFEST-000001 and CURRENT.
-fn new_db(fs: &dyn FileSystem, path: &Path) -> Result<()> {
+fn new_db(fs: &Arc<dyn FileSystem>, path: &Path) -> Result<()> {
     let id_tmp = filename::temp_file(path, 0);
     let mut f = fs.new_writable(&id_tmp)?;
     f.append(new_uuid().as_bytes())?;
     f.sync()?;
     drop(f);
     fs.rename(&id_tmp, &filename::identity_file(path))?;
-    let mut vs = VersionSet::new_empty(fs_arc(fs), path);
+    let mut vs = VersionSet::new_empty(fs.clone(), path);
     vs.next_file_number = 1;
     let edit = VersionEdit {
         log_number: Some(0),
         ..Default::default()
     };
     vs.write_snapshot_manifest(edit)
-}
-
-/// The read path of `new_db` needs an `Arc`; the posix file system is stateless.
-fn fs_arc(_fs: &dyn FileSystem) -> Arc<dyn FileSystem> {
-    default_fs()
 }
 
 fn read_identity(fs: &dyn FileSystem, path: &Path) -> Option<String> {
