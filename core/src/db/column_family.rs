@@ -154,6 +154,13 @@ impl ColumnFamilyData {
     }
 }
 
+/// The cached tombstones of one memtable: which memtable, at which tombstone count.
+type TombstoneCache = (
+    std::sync::Weak<MemTable>,
+    usize,
+    Arc<FragmentedRangeTombstones>,
+);
+
 /// A user's reference to a column family. Holding it keeps the family's data readable even
 /// after the family is dropped or the DB is closed.
 #[derive(Clone, Debug)]
