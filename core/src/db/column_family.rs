@@ -43,13 +43,7 @@ pub struct ColumnFamilyData {
     dropped: AtomicBool,
     /// Fragmented range tombstones of the active memtable, rebuilt when the memtable or its
     /// tombstone count changes (a count alone could match a switched-out memtable's).
-    tombstones: Mutex<
-        Option<(
-            std::sync::Weak<MemTable>,
-            usize,
-            Arc<FragmentedRangeTombstones>,
-        )>,
-    >,
+    tombstones: Mutex<Option<TombstoneCache>>,
 }
 
 impl std::fmt::Debug for ColumnFamilyData {
