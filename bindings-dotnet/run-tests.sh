@@ -14,6 +14,7 @@
 # SOLISTORE_REQUIRE_DOTNET=1 (CI). Missing librocksdb.so.7.8: the rocksdb pass is skipped, or
 # fails when SOLISTORE_REQUIRE_ROCKSDB=1. Ignored tests (functions RocksDB 7.8.3 lacks) are
 # listed with their reasons after each pass. Logs: out/logs/<engine>.log, out/TestResult-<engine>.xml.
+# Scratch databases: out/tmp (SOLISTORE_DOTNET_TMP), removed after each test (SOLISTORE_DOTNET_KEEP=1 keeps them).
 set -u
 cd "$(dirname "$0")"
 here=$(pwd)
@@ -71,7 +72,8 @@ for engine in $engines; do
   log="out/logs/$engine.log"
   start=$(date +%s)
   echo "== test-dotnet: engine $engine (LD_LIBRARY_PATH=$ldpath)"
-  (cd out && SOLISTORE_DOTNET_ENGINE=$engine SOLISTORE_LIB="$libdir/libsolistore.so" SOLISTORE_DOTNET_KIT="$here/kit" \
+  mkdir -p out/tmp
+  (cd out && SOLISTORE_DOTNET_TMP="${SOLISTORE_DOTNET_TMP:-$here/out/tmp}" SOLISTORE_DOTNET_ENGINE=$engine SOLISTORE_LIB="$libdir/libsolistore.so" SOLISTORE_DOTNET_KIT="$here/kit" \
      LD_LIBRARY_PATH="$ldpath" timeout "${SOLISTORE_DOTNET_TIMEOUT:-900}" \
      nunit-console Solistore.Tests.dll -nologo -labels -result="TestResult-$engine.xml" $filter) >"$log" 2>&1
   rc=$?

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Quickstart: open a database with two column families, write a batch, read it back by key and
 // by range, take a snapshot, make a checkpoint and reopen it. Usage: Quickstart.exe [dir]
-// (a fresh temp directory by default). Run with `make run-dotnet` from the repository root.
+// (by default a fresh temp directory, removed at the end). Run with `make run-dotnet` from the
+// repository root.
 using System;
 using System.IO;
 using System.Text;
@@ -59,6 +60,7 @@ static class Quickstart
             }
         }
         Console.WriteLine("quickstart: ok (" + dir + ")");
+        if (args.Length == 0) Directory.Delete(dir, true);
         return 0;
     }
 }

@@ -35,6 +35,38 @@ namespace Solistore.Tests.Hosts
             }
         }
 
+        static string Shape(MethodInfo m)
+        {
+            // Enums marshal as their underlying type (RocksDbSharp's Recovery is an int).
+            Func<Type, string> t = x =>
+            {
+                Type e = x.IsByRef ? x.GetElementType() : x;
+                string name = (e.IsEnum ? Enum.GetUnderlyingType(e) : e).FullName;
+                return x.IsByRef ? name + "&" : name;
+            };
+            return t(m.ReturnType) + " " + m.Name + "(" + string.Join(", ", m.GetParameters().Select(p => (p.IsOut ? "out " : "") + t(p.ParameterType))) + ")";
+        }
+
+        [Test]
+        public void TheBindingsRawLayerUsesTheSameShapes()
+        {
+            // Every host-shaped declaration of a function the binding also declares has an
+            // identical twin in Solistore.Native: the ABI the hosts exercise is the one the binding uses.
+            var raw = new HashSet<string>(typeof(Native).GetMethods(BindingFlags.Public | BindingFlags.Static)
+                .Where(m => m.GetCustomAttributes(typeof(DllImportAttribute), false).Length > 0).Select(Shape));
+            var rawNames = new HashSet<string>(typeof(Native).GetMethods(BindingFlags.Public | BindingFlags.Static).Select(m => m.Name));
+            int shared = 0;
+            var differ = new List<string>();
+            foreach (var m in Imports())
+            {
+                if (!rawNames.Contains(m.Name)) continue;
+                shared++;
+                if (!raw.Contains(Shape(m))) differ.Add(Shape(m));
+            }
+            Assert.IsEmpty(differ, "host shapes with no identical declaration in Solistore.Native");
+            Assert.That(shared, Is.GreaterThanOrEqualTo(60), "declarations compared");
+        }
+
         [Test]
         public void TheEngineExportsThem()
         {
