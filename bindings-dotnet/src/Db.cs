@@ -62,7 +62,7 @@ namespace Solistore
         }
 
         /// <summary>Opens the database with the given column families ("default" among them).
-        /// cfOptions gives each family's options (same order); null uses `options` for all.</summary>
+        /// cfOptions gives each family's options (same order); null (or a null entry) uses `options`.</summary>
         public static Db Open(Options options, string path, IList<string> columnFamilies, IList<Options> cfOptions = null)
         {
             if (options == null) throw new ArgumentNullException("options");
@@ -80,7 +80,8 @@ namespace Solistore
                 IntPtr[] handles = new IntPtr[n];
                 for (int i = 0; i < n; i++)
                 {
-                    SafeHandle h = (cfOptions == null ? options : cfOptions[i]).Handle;
+                    Options o = cfOptions == null || cfOptions[i] == null ? options : cfOptions[i];
+                    SafeHandle h = o.Handle;
                     Lease.AddRef(h);
                     added.Add(h);
                     opts[i] = h.DangerousGetHandle();
