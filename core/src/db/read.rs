@@ -35,12 +35,21 @@ pub(crate) struct SnapshotList {
 }
 
 impl SnapshotList {
-    fn acquire(&self, seq: SequenceNumber) {
+    /// Registers a snapshot at the sequence `current` returns, read under the list lock.
+    ///
+    /// IMPORTANT: the sequence must be read while the lock is held. A compaction reads this
+    /// list once its inputs are fixed; if the sequence were read first and registered later,
+    /// a compaction could start in between, see no snapshot, and drop versions this snapshot
+    /// needs (its inputs may hold entries newer than the snapshot's sequence).
+    fn acquire(&self, current: impl FnOnce() -> SequenceNumber) -> SequenceNumber {
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_secs())
             .unwrap_or(0);
-        self.live.lock().entry(seq).or_insert((0, now)).0 += 1;
+        let mut live = self.live.lock();
+        let seq = current();
+        live.entry(seq).or_insert((0, now)).0 += 1;
+        seq
     }
     fn release(&self, seq: SequenceNumber) {
         let mut live = self.live.lock();
@@ -99,10 +108,11 @@ impl Drop for Snapshot {
 }
 
 pub(crate) fn take_snapshot(db: &Arc<DbInner>) -> Snapshot {
-    // Register under the list lock before reading the sequence, so that a snapshot is never
-    // older than what a concurrent compaction believes is the oldest live one.
-    let seq = db.last_sequence.load(Ordering::Acquire);
-    db.snapshots.acquire(seq);
+    // The sequence is read under the list lock, so that a snapshot is never older than what
+    // a concurrent compaction believes is the oldest live one.
+    let seq = db
+        .snapshots
+        .acquire(|| db.last_sequence.load(Ordering::Acquire));
     Snapshot {
         seq,
         db: db.clone(),
