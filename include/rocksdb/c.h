@@ -5817,8 +5817,11 @@ void rocksdb_options_set_wal_recovery_mode(rocksdb_options_t *opt, int v);
 int rocksdb_options_get_wal_recovery_mode(rocksdb_options_t *opt);
 
 /*
- Sets the WAL directory (copied); the engine honours it. An empty string or NULL means
- "in the DB directory".
+ Sets the WAL directory (copied; written to the OPTIONS file). An empty string or NULL means
+ "in the DB directory". solistore keeps the WAL in the DB directory: `rocksdb_open*` fails
+ with `Not implemented: wal_dir <dir>: the WAL is always in the DB directory` for any other
+ directory, rather than ignore the logs that RocksDB would look for there.
+ solistore: stores value only
 
  # Safety
  `opt` must be NULL (ignored) or a live `rocksdb_options_t`; `arg1` NULL or a C string.

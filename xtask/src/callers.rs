@@ -108,7 +108,13 @@ fn test_sources(root: &Path) -> Result<Vec<(PathBuf, Lang, String)>, String> {
 /// returns the text of each file under `keep` (the program and its local headers).
 fn preprocess(root: &Path, src: &Path, keep: &Path) -> Result<Vec<(PathBuf, String)>, String> {
     let out = Command::new("gcc")
-        .args(["-E", "-std=c11", "-D_GNU_SOURCE", "-DTESTC_HEADER_V11", "-I"])
+        .args([
+            "-E",
+            "-std=c11",
+            "-D_GNU_SOURCE",
+            "-DTESTC_HEADER_V11",
+            "-I",
+        ])
         .arg(root.join("include"))
         .arg(src)
         .output()
@@ -130,7 +136,11 @@ fn preprocess(root: &Path, src: &Path, keep: &Path) -> Result<Vec<(PathBuf, Stri
                 let file = quoted.trim_start_matches('"');
                 let file = file.split('"').next().unwrap_or_default();
                 let path = PathBuf::from(file);
-                let path = if path.is_absolute() { path } else { root.join(path) };
+                let path = if path.is_absolute() {
+                    path
+                } else {
+                    root.join(path)
+                };
                 current = path.starts_with(keep).then_some(path);
             }
             continue;
@@ -355,8 +365,7 @@ fn strip(text: &str, lang: Lang) -> String {
         let c = chars[i];
         let next = chars.get(i + 1).copied().unwrap_or('\0');
         // Line comments.
-        if (lang != Lang::Python && c == '/' && next == '/') || (lang == Lang::Python && c == '#')
-        {
+        if (lang != Lang::Python && c == '/' && next == '/') || (lang == Lang::Python && c == '#') {
             while i < chars.len() && chars[i] != '\n' {
                 i += 1;
             }
@@ -387,7 +396,8 @@ fn strip(text: &str, lang: Lang) -> String {
         // Rust raw strings: r"..." / r#"..."# (also br).
         if lang == Lang::Rust && c == 'r' && (next == '"' || next == '#') {
             let prev_ident = i > 0 && (chars[i - 1].is_alphanumeric() || chars[i - 1] == '_');
-            let prev_ok = !prev_ident || (chars[i - 1] == 'b' && (i < 2 || !chars[i - 2].is_alphanumeric()));
+            let prev_ok =
+                !prev_ident || (chars[i - 1] == 'b' && (i < 2 || !chars[i - 2].is_alphanumeric()));
             let mut hashes = 0;
             while chars.get(i + 1 + hashes) == Some(&'#') {
                 hashes += 1;
@@ -501,11 +511,14 @@ mod tests {
                  #[test]\n#[ignore = \"later\"]\nfn b() { rocksdb_merge(db); }\n\
                  #[test] fn c() { rocksdb_close(db); }";
         let got = rust_uses(&strip(r, Lang::Rust));
-        let want: BTreeSet<String> =
-            ["rocksdb_close", "rocksdb_options_get_x", "rocksdb_options_set_x"]
-                .into_iter()
-                .map(String::from)
-                .collect();
+        let want: BTreeSet<String> = [
+            "rocksdb_close",
+            "rocksdb_options_get_x",
+            "rocksdb_options_set_x",
+        ]
+        .into_iter()
+        .map(String::from)
+        .collect();
         assert_eq!(got, want);
     }
 

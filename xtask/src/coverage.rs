@@ -142,7 +142,12 @@ pub fn generate() -> Result<(String, Vec<String>), String> {
         Status::StoresValueOnly,
         Status::NotImplemented,
     ] {
-        md.push_str(&format!("| {} | {} | {} |\n", s.label(), count(s), called(s)));
+        md.push_str(&format!(
+            "| {} | {} | {} |\n",
+            s.label(),
+            count(s),
+            called(s)
+        ));
     }
     let all_called = funcs.keys().filter(|n| callers.contains_key(*n)).count();
     md.push_str(&format!(
