@@ -30,7 +30,7 @@ for m in $modes; do
   esac
 done
 modes=$expanded
-PROGS="${PROGS:-test_open test_putget test_writebatch test_iter test_snapshot test_cf test_merge test_comparator test_options test_properties test_misuse test_hosts}"
+PROGS="${PROGS:-test_open test_putget test_writebatch test_iter test_snapshot test_cf test_merge test_comparator test_compaction_filter test_checkpoint test_options test_properties test_misuse test_hosts}"
 if [ $build = 1 ]; then
   make -s build PROGS="$PROGS" || exit 2
 fi
