@@ -9089,7 +9089,7 @@ rocksdb_writebatch_t *rocksdb_writebatch_create(void);
  Creates a batch from a serialized rep (as returned by `rocksdb_writebatch_data`; the
  bytes are copied and, as in RocksDB, not validated here: a malformed rep fails when
  written or iterated). Returns a handle owned by the caller, or NULL if `rep` is NULL
- with a non-zero `size`.
+ with a non-zero `size` or `size` is more than any buffer can hold (above `isize::MAX`).
 
  # Safety
  `rep` must address `size` readable bytes (or be NULL with 0).

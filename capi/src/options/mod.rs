@@ -107,12 +107,13 @@ pub(crate) unsafe fn get<T, R: FailValue>(
     })
 }
 
-/// Reads `len` entries of a C array; `(NULL, _)` is empty.
+/// Reads `len` entries of a C array; `(NULL, _)` is empty, and so is a `len` no array can
+/// have (more than `isize::MAX` bytes; see `ffi`'s length rules).
 ///
 /// # Safety
 /// `ptr` must be NULL or address `len` readable `T`s.
 unsafe fn c_array<'a, T>(ptr: *const T, len: usize) -> &'a [T] {
-    if ptr.is_null() || len == 0 {
+    if ptr.is_null() || len == 0 || !ffi::array_len_ok::<T>(len) {
         return &[];
     }
     // SAFETY: non-NULL with `len` readable entries per the contract.
