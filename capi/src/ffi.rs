@@ -30,6 +30,18 @@
 //! end, as with RocksDB: that cannot be detected.
 
 use std::ffi::{c_char, c_uchar, c_void, CStr};
+
+// NOTE: the unwinder is linked in statically, so that `libsolistore.so` needs only the C
+// runtime (libc, libm, libpthread, libdl and the dynamic loader) and `dlopen(RTLD_NOW)` works
+// where libgcc_s is absent. Rust's std on linux-gnu asks for libgcc_s (`_Unwind_*`, which
+// `catch_unwind` in `guarded` needs); taking every member of GCC's libgcc_eh.a here defines
+// those symbols before the linker reaches `-lgcc_s`, which `--as-needed` then drops. The copy
+// is private (the version script exports only `rocksdb_*`), and a Rust panic never leaves
+// this library (`guarded`), so it never meets the host's unwinder: C++ exceptions in the
+// host keep using the host's. `-bundle`: the archive is found by the C compiler driver at
+// the final link (GCC's own library directory), not copied into the rlib.
+#[link(name = "gcc_eh", kind = "static", modifiers = "+whole-archive,-bundle")]
+unsafe extern "C" {}
 use std::panic::{self, AssertUnwindSafe};
 use std::ptr;
 use std::sync::atomic::{AtomicBool, Ordering};
