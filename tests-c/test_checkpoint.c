@@ -10,34 +10,7 @@
  * DB's freed memory. */
 #include "common.h"
 
-#include <dirent.h>
-
 /* ------------------------------------------------------------------ helpers */
-
-/* Number of entries of `dir` whose name ends with `suffix`. When `min_links` is non-NULL it
- * receives the smallest hard-link count among them (0 when there are none). */
-static int count_files(const char *dir, const char *suffix, nlink_t *min_links) {
-  DIR *d = opendir(dir);
-  EXPECTF(d != NULL, "opendir %s", dir);
-  int n = 0;
-  size_t sl = strlen(suffix);
-  if (min_links != NULL) *min_links = 0;
-  struct dirent *e;
-  while ((e = readdir(d)) != NULL) {
-    size_t l = strlen(e->d_name);
-    if (l < sl || strcmp(e->d_name + l - sl, suffix) != 0) continue;
-    n++;
-    if (min_links != NULL) {
-      char p[PATH_MAX];
-      snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-      struct stat st;
-      EXPECT(stat(p, &st) == 0);
-      if (*min_links == 0 || st.st_nlink < *min_links) *min_links = st.st_nlink;
-    }
-  }
-  closedir(d);
-  return n;
-}
 
 /* Total size in bytes of the entries of `dir` ending with `suffix`. */
 static long long size_of_files(const char *dir, const char *suffix) {
@@ -57,15 +30,6 @@ static long long size_of_files(const char *dir, const char *suffix) {
   }
   closedir(d);
   return total;
-}
-
-static void flush_ok(rocksdb_t *db) {
-  rocksdb_flushoptions_t *fo = rocksdb_flushoptions_create();
-  rocksdb_flushoptions_set_wait(fo, 1);
-  char *err = NULL;
-  rocksdb_flush(db, fo, &err);
-  EXPECT_NO_ERR(err);
-  rocksdb_flushoptions_destroy(fo);
 }
 
 static void checkpoint_ok(rocksdb_t *db, const char *dir, uint64_t log_size_for_flush) {
@@ -220,11 +184,7 @@ static void column_families_in_copy(void) {
   rocksdb_write(db, wo, b, &err);
   EXPECT_NO_ERR(err);
   rocksdb_writebatch_destroy(b);
-  rocksdb_flushoptions_t *fo = rocksdb_flushoptions_create();
-  rocksdb_flushoptions_set_wait(fo, 1);
-  rocksdb_flush_cf(db, fo, hs[2], &err);
-  EXPECT_NO_ERR(err);
-  rocksdb_flushoptions_destroy(fo);
+  flush_cf_ok(db, hs[2]);
   rocksdb_put_cf(db, wo, hs[2], S("d2"), S("unflushed"), &err);
   EXPECT_NO_ERR(err);
   checkpoint_ok(db, cpd, 0);

@@ -81,24 +81,6 @@ static rocksdb_compactionfilter_t *make_filter(struct fstate *s) {
 
 /* ------------------------------------------------------------------ DB helpers */
 
-static void flush_ok(rocksdb_t *db) {
-  rocksdb_flushoptions_t *fo = rocksdb_flushoptions_create();
-  rocksdb_flushoptions_set_wait(fo, 1);
-  char *err = NULL;
-  rocksdb_flush(db, fo, &err);
-  EXPECT_NO_ERR(err);
-  rocksdb_flushoptions_destroy(fo);
-}
-
-static void flush_cf_ok(rocksdb_t *db, rocksdb_column_family_handle_t *cf) {
-  rocksdb_flushoptions_t *fo = rocksdb_flushoptions_create();
-  rocksdb_flushoptions_set_wait(fo, 1);
-  char *err = NULL;
-  rocksdb_flush_cf(db, fo, cf, &err);
-  EXPECT_NO_ERR(err);
-  rocksdb_flushoptions_destroy(fo);
-}
-
 /* The standard key set: two to drop, two to change, two to keep, and "probe". */
 static void put_standard(rocksdb_t *db, const rocksdb_writeoptions_t *wo) {
   put_ok(db, wo, "drop1", "x");

@@ -313,24 +313,6 @@ static void open_error_replaces_preset_message(void) {
   rocksdb_options_destroy(o);
 }
 
-/* Number of entries of `dir` whose name ends with `suffix`. */
-static int count_suffix(const char *dir, const char *suffix) {
-  char cmd[PATH_MAX + 64];
-  snprintf(cmd, sizeof cmd, "ls -1 '%s' 2>/dev/null", dir);
-  FILE *p = popen(cmd, "r");
-  EXPECT(p != NULL);
-  char line[PATH_MAX];
-  int n = 0;
-  size_t sl = strlen(suffix);
-  while (fgets(line, sizeof line, p) != NULL) {
-    size_t l = strcspn(line, "\n");
-    line[l] = '\0';
-    if (l >= sl && strcmp(line + l - sl, suffix) == 0) n++;
-  }
-  pclose(p);
-  return n;
-}
-
 static void wal_dir_holds_the_wal(void) {
   /* With wal_dir set, the WAL lives there (not in the DB directory) and recovery reads it.
    * solistore keeps the WAL in the DB directory: it accepts wal_dir = the DB directory and
@@ -350,7 +332,7 @@ static void wal_dir_holds_the_wal(void) {
     rocksdb_options_set_wal_dir(o, path);
     db = open_ok(o, path);
     put_ok(db, wo, "k", "v");
-    EXPECT(count_suffix(path, ".log") >= 1);
+    EXPECT(count_files(path, ".log", NULL) >= 1);
     rocksdb_close(db);
     rocksdb_options_set_wal_dir(o, "");
     db = open_ok(o, path);
@@ -363,8 +345,8 @@ static void wal_dir_holds_the_wal(void) {
   }
   EXPECT_NO_ERR(err);
   put_ok(db, wo, "k", "v");
-  EXPECTF(count_suffix(wal, ".log") >= 1, "no .log file in the wal_dir");
-  EXPECTF(count_suffix(path, ".log") == 0, "a .log file in the DB directory despite wal_dir");
+  EXPECTF(count_files(wal, ".log", NULL) >= 1, "no .log file in the wal_dir");
+  EXPECTF(count_files(path, ".log", NULL) == 0, "a .log file in the DB directory despite wal_dir");
   rocksdb_close(db);
   db = open_ok(o, path);
   EXPECT_GET(db, ro, "k", "v");

@@ -447,12 +447,7 @@ static void fill_flush_read(rocksdb_t *db, int n) {
     snprintf(k, sizeof k, "key%06d", i);
     put_ok(db, wo, k, v);
   }
-  rocksdb_flushoptions_t *fo = rocksdb_flushoptions_create();
-  rocksdb_flushoptions_set_wait(fo, 1);
-  char *err = NULL;
-  rocksdb_flush(db, fo, &err);
-  EXPECT_NO_ERR(err);
-  rocksdb_flushoptions_destroy(fo);
+  flush_ok(db);
   for (int i = 0; i < n; i++) {
     snprintf(k, sizeof k, "key%06d", i);
     EXPECT_GET(db, ro, k, v);
