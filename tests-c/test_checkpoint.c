@@ -42,6 +42,21 @@ static void checkpoint_ok(rocksdb_t *db, const char *dir, uint64_t log_size_for_
   rocksdb_checkpoint_object_destroy(cp);
 }
 
+/* Opens (creating) `path` with `o` and writes keys k000..k<n-1> = `value`, flushed. */
+static rocksdb_t *open_with_flushed_keys(const rocksdb_options_t *o, const char *path, int n,
+                                         const char *value) {
+  rocksdb_t *db = open_ok(o, path);
+  rocksdb_writeoptions_t *wo = rocksdb_writeoptions_create();
+  char k[32];
+  for (int i = 0; i < n; i++) {
+    snprintf(k, sizeof k, "k%03d", i);
+    put_ok(db, wo, k, value);
+  }
+  rocksdb_writeoptions_destroy(wo);
+  flush_ok(db);
+  return db;
+}
+
 /* Options for opening a copy: it must exist already. */
 static rocksdb_options_t *opts_existing(void) {
   rocksdb_options_t *o = rocksdb_options_create();
@@ -222,14 +237,7 @@ static void tables_hard_linked(void) {
   const char *src = db_path("src");
   const char *cpd = db_path("cp");
   rocksdb_options_t *o = opts_create();
-  rocksdb_t *db = open_ok(o, src);
-  rocksdb_writeoptions_t *wo = rocksdb_writeoptions_create();
-  char k[32];
-  for (int i = 0; i < 100; i++) {
-    snprintf(k, sizeof k, "k%03d", i);
-    put_ok(db, wo, k, "value");
-  }
-  flush_ok(db);
+  rocksdb_t *db = open_with_flushed_keys(o, src, 100, "value");
   checkpoint_ok(db, cpd, 0);
   nlink_t links = 0;
   int n = count_files(cpd, ".sst", &links);
@@ -238,7 +246,6 @@ static void tables_hard_linked(void) {
           (unsigned)links);
   rocksdb_close(db);
   rocksdb_options_destroy(o);
-  rocksdb_writeoptions_destroy(wo);
 }
 
 static void copy_independent_of_source(void) {
@@ -247,15 +254,10 @@ static void copy_independent_of_source(void) {
   const char *src = db_path("src");
   const char *cpd = db_path("cp");
   rocksdb_options_t *o = opts_create();
-  rocksdb_t *db = open_ok(o, src);
+  rocksdb_t *db = open_with_flushed_keys(o, src, 200, "before");
   rocksdb_writeoptions_t *wo = rocksdb_writeoptions_create();
   rocksdb_readoptions_t *ro = rocksdb_readoptions_create();
   char k[32];
-  for (int i = 0; i < 200; i++) {
-    snprintf(k, sizeof k, "k%03d", i);
-    put_ok(db, wo, k, "before");
-  }
-  flush_ok(db);
   checkpoint_ok(db, cpd, 0);
   char *err = NULL;
   for (int i = 0; i < 200; i += 2) {

@@ -81,6 +81,48 @@ static rocksdb_compactionfilter_t *make_filter(struct fstate *s) {
 
 /* ------------------------------------------------------------------ DB helpers */
 
+/* A DB opened with one borrowed compaction filter over `s`. */
+struct ffix {
+  struct fstate s;
+  rocksdb_compactionfilter_t *f;
+  rocksdb_options_t *o;
+  rocksdb_t *db;
+  rocksdb_writeoptions_t *wo;
+  rocksdb_readoptions_t *ro;
+};
+
+/* Opens `x->db` with a filter; `ignore_snapshots` < 0 keeps the default, `doomed` (or NULL)
+ * is the value the filter also removes. */
+static void ffix_open(struct ffix *x, int ignore_snapshots, const char *doomed) {
+  fstate_init(&x->s);
+  x->s.doomed = doomed;
+  x->f = make_filter(&x->s);
+  if (ignore_snapshots >= 0)
+    rocksdb_compactionfilter_set_ignore_snapshots(x->f, (unsigned char)ignore_snapshots);
+  x->o = opts_create();
+  rocksdb_options_set_compaction_filter(x->o, x->f);
+  x->db = open_ok(x->o, db_path("db"));
+  x->wo = rocksdb_writeoptions_create();
+  x->ro = rocksdb_readoptions_create();
+}
+
+/* Closes the DB, then destroys the filter (its destructor runs exactly then, once). */
+static void ffix_close(struct ffix *x) {
+  rocksdb_close(x->db);
+  rocksdb_options_destroy(x->o);
+  EXPECT(atomic_load(&x->s.destroyed) == 0);
+  rocksdb_compactionfilter_destroy(x->f);
+  EXPECT(atomic_load(&x->s.destroyed) == 1);
+  rocksdb_readoptions_destroy(x->ro);
+  rocksdb_writeoptions_destroy(x->wo);
+}
+
+/* Flushes, then compacts the whole key range (the filter runs). */
+static void flush_and_compact(rocksdb_t *db) {
+  flush_ok(db);
+  rocksdb_compact_range(db, NULL, 0, NULL, 0);
+}
+
 /* The standard key set: two to drop, two to change, two to keep, and "probe". */
 static void put_standard(rocksdb_t *db, const rocksdb_writeoptions_t *wo) {
   put_ok(db, wo, "drop1", "x");
@@ -153,100 +195,72 @@ static void filter_runs_at_compaction_not_flush(void) {
 static void removal_hides_older_versions(void) {
   /* "remove" on a newer version turns it into a deletion: the older version compacted to a
    * lower level before stays hidden. */
-  struct fstate s;
-  fstate_init(&s);
-  s.doomed = "doomed";
-  rocksdb_compactionfilter_t *f = make_filter(&s);
-  rocksdb_options_t *o = opts_create();
-  rocksdb_options_set_compaction_filter(o, f);
-  rocksdb_t *db = open_ok(o, db_path("db"));
-  rocksdb_writeoptions_t *wo = rocksdb_writeoptions_create();
-  rocksdb_readoptions_t *ro = rocksdb_readoptions_create();
-  put_ok(db, wo, "k", "old");
-  put_ok(db, wo, "other", "o");
-  flush_ok(db);
-  rocksdb_compact_range(db, NULL, 0, NULL, 0);
-  EXPECT_GET(db, ro, "k", "old");
-  put_ok(db, wo, "k", "doomed");
-  flush_ok(db);
-  EXPECT_GET(db, ro, "k", "doomed");
-  rocksdb_compact_range(db, NULL, 0, NULL, 0);
-  EXPECT_GET(db, ro, "k", NULL);
-  EXPECT_GET(db, ro, "other", "o");
-  rocksdb_iterator_t *it = rocksdb_create_iterator(db, ro);
+  struct ffix x;
+  ffix_open(&x, -1, "doomed");
+  put_ok(x.db, x.wo, "k", "old");
+  put_ok(x.db, x.wo, "other", "o");
+  flush_and_compact(x.db);
+  EXPECT_GET(x.db, x.ro, "k", "old");
+  put_ok(x.db, x.wo, "k", "doomed");
+  flush_ok(x.db);
+  EXPECT_GET(x.db, x.ro, "k", "doomed");
+  rocksdb_compact_range(x.db, NULL, 0, NULL, 0);
+  EXPECT_GET(x.db, x.ro, "k", NULL);
+  EXPECT_GET(x.db, x.ro, "other", "o");
+  rocksdb_iterator_t *it = rocksdb_create_iterator(x.db, x.ro);
   rocksdb_iter_seek_to_first(it);
   EXPECT_ITER(it, "other", "o");
   rocksdb_iter_next(it);
   EXPECT(!rocksdb_iter_valid(it));
   rocksdb_iter_destroy(it);
-  rocksdb_close(db);
-  rocksdb_options_destroy(o);
-  rocksdb_compactionfilter_destroy(f);
-  EXPECT(atomic_load(&s.destroyed) == 1);
-  rocksdb_readoptions_destroy(ro);
-  rocksdb_writeoptions_destroy(wo);
+  ffix_close(&x);
+}
+
+/* Puts the standard keys, takes a snapshot, flushes and compacts; returns read options that
+ * read at the snapshot (release with release_at_snapshot). */
+static rocksdb_readoptions_t *compact_under_snapshot(struct ffix *x,
+                                                     const rocksdb_snapshot_t **snap) {
+  put_standard(x->db, x->wo);
+  *snap = rocksdb_create_snapshot(x->db);
+  rocksdb_readoptions_t *at_snap = rocksdb_readoptions_create();
+  rocksdb_readoptions_set_snapshot(at_snap, *snap);
+  flush_and_compact(x->db);
+  return at_snap;
+}
+
+static void release_at_snapshot(struct ffix *x, const rocksdb_snapshot_t *snap,
+                                rocksdb_readoptions_t *at_snap) {
+  rocksdb_release_snapshot(x->db, snap);
+  rocksdb_readoptions_destroy(at_snap);
 }
 
 static void snapshot_reads_see_filtered_values(void) {
   /* ignore_snapshots = 1 (the default): the filter also rewrites values a live snapshot
    * sees, so reads at the snapshot see the filtered data too. */
-  struct fstate s;
-  fstate_init(&s);
-  rocksdb_compactionfilter_t *f = make_filter(&s);
-  rocksdb_compactionfilter_set_ignore_snapshots(f, 1);
-  rocksdb_options_t *o = opts_create();
-  rocksdb_options_set_compaction_filter(o, f);
-  rocksdb_t *db = open_ok(o, db_path("db"));
-  rocksdb_writeoptions_t *wo = rocksdb_writeoptions_create();
-  rocksdb_readoptions_t *ro = rocksdb_readoptions_create();
-  put_standard(db, wo);
-  const rocksdb_snapshot_t *snap = rocksdb_create_snapshot(db);
-  rocksdb_readoptions_t *at_snap = rocksdb_readoptions_create();
-  rocksdb_readoptions_set_snapshot(at_snap, snap);
-  flush_ok(db);
-  rocksdb_compact_range(db, NULL, 0, NULL, 0);
-  expect_standard_filtered(db, ro);
-  EXPECT_GET(db, at_snap, "drop1", NULL);
-  EXPECT_GET(db, at_snap, "change1", "changed");
-  EXPECT_GET(db, at_snap, "keep1", "k1");
-  rocksdb_release_snapshot(db, snap);
-  rocksdb_readoptions_destroy(at_snap);
-  rocksdb_close(db);
-  rocksdb_options_destroy(o);
-  rocksdb_compactionfilter_destroy(f);
-  rocksdb_readoptions_destroy(ro);
-  rocksdb_writeoptions_destroy(wo);
+  struct ffix x;
+  ffix_open(&x, 1, NULL);
+  const rocksdb_snapshot_t *snap = NULL;
+  rocksdb_readoptions_t *at_snap = compact_under_snapshot(&x, &snap);
+  expect_standard_filtered(x.db, x.ro);
+  EXPECT_GET(x.db, at_snap, "drop1", NULL);
+  EXPECT_GET(x.db, at_snap, "change1", "changed");
+  EXPECT_GET(x.db, at_snap, "keep1", "k1");
+  release_at_snapshot(&x, snap, at_snap);
+  ffix_close(&x);
 }
 
 static void ignore_snapshots_off_spares_snapshot_data(void) {
   /* ignore_snapshots = 0 with a live snapshot: the values the snapshot sees survive the
-   * compaction unfiltered. (RocksDB 7.8.3 refuses such a compaction with `Not supported`,
-   * compact_range swallows that and nothing changes; solistore skips the filter while a
-   * snapshot exists.) After the snapshot is released, the next compaction filters. */
-  struct fstate s;
-  fstate_init(&s);
-  rocksdb_compactionfilter_t *f = make_filter(&s);
-  rocksdb_compactionfilter_set_ignore_snapshots(f, 0);
-  rocksdb_options_t *o = opts_create();
-  rocksdb_options_set_compaction_filter(o, f);
-  rocksdb_t *db = open_ok(o, db_path("db"));
-  rocksdb_writeoptions_t *wo = rocksdb_writeoptions_create();
-  rocksdb_readoptions_t *ro = rocksdb_readoptions_create();
-  put_standard(db, wo);
-  const rocksdb_snapshot_t *snap = rocksdb_create_snapshot(db);
-  rocksdb_readoptions_t *at_snap = rocksdb_readoptions_create();
-  rocksdb_readoptions_set_snapshot(at_snap, snap);
-  flush_ok(db);
-  rocksdb_compact_range(db, NULL, 0, NULL, 0);
-  expect_standard_unfiltered(db, at_snap);
-  rocksdb_release_snapshot(db, snap);
-  rocksdb_readoptions_destroy(at_snap);
-  rocksdb_close(db);
-  rocksdb_options_destroy(o);
-  rocksdb_compactionfilter_destroy(f);
-  EXPECT(atomic_load(&s.destroyed) == 1);
-  rocksdb_readoptions_destroy(ro);
-  rocksdb_writeoptions_destroy(wo);
+   * compaction unfiltered. (RocksDB 7.8.3 refuses every compaction of such a filter with
+   * `Not supported`, which compact_range swallows, so nothing changes; solistore skips the
+   * filter while a snapshot exists.) */
+  struct ffix x;
+  ffix_open(&x, 0, NULL);
+  const rocksdb_snapshot_t *snap = NULL;
+  rocksdb_readoptions_t *at_snap = compact_under_snapshot(&x, &snap);
+  expect_standard_unfiltered(x.db, at_snap);
+  release_at_snapshot(&x, snap, at_snap);
+  ffix_close(&x);
 }
 
 static void filter_per_column_family(void) {
@@ -380,8 +394,7 @@ static void factory_returning_null_filters_nothing(void) {
   rocksdb_writeoptions_t *wo = rocksdb_writeoptions_create();
   rocksdb_readoptions_t *ro = rocksdb_readoptions_create();
   put_standard(db, wo);
-  flush_ok(db);
-  rocksdb_compact_range(db, NULL, 0, NULL, 0);
+  flush_and_compact(db);
   EXPECT(atomic_load(&s.created) >= 1);
   expect_standard_unfiltered(db, ro);
   rocksdb_close(db);
@@ -405,8 +418,7 @@ static void filter_takes_precedence_over_factory(void) {
   rocksdb_writeoptions_t *wo = rocksdb_writeoptions_create();
   rocksdb_readoptions_t *ro = rocksdb_readoptions_create();
   put_standard(db, wo);
-  flush_ok(db);
-  rocksdb_compact_range(db, NULL, 0, NULL, 0);
+  flush_and_compact(db);
   EXPECT(atomic_load(&s.calls) >= 7);
   EXPECTF(atomic_load(&fac_s.created) == 0, "the factory was asked although a filter is set");
   expect_standard_filtered(db, ro);
@@ -448,26 +460,20 @@ static void destroyed_filter_while_db_open(void) {
   REQUIRE_SOLISTORE("RocksDB calls into the destroyed filter's state");
   /* The caller breaks the contract: destroys the filter while a DB still uses it. The
    * destructor runs once, then compactions keep every value instead of calling it. */
-  struct fstate s;
-  fstate_init(&s);
-  rocksdb_compactionfilter_t *f = make_filter(&s);
-  rocksdb_options_t *o = opts_create();
-  rocksdb_options_set_compaction_filter(o, f);
-  rocksdb_t *db = open_ok(o, db_path("db"));
-  rocksdb_writeoptions_t *wo = rocksdb_writeoptions_create();
-  rocksdb_readoptions_t *ro = rocksdb_readoptions_create();
-  put_standard(db, wo);
-  flush_ok(db);
-  rocksdb_compactionfilter_destroy(f);
-  EXPECT(atomic_load(&s.destroyed) == 1);
-  rocksdb_compact_range(db, NULL, 0, NULL, 0);
-  EXPECT(atomic_load(&s.calls) == 0);
-  expect_standard_unfiltered(db, ro);
-  rocksdb_close(db);
-  rocksdb_options_destroy(o);
-  EXPECT(atomic_load(&s.destroyed) == 1);
-  rocksdb_readoptions_destroy(ro);
-  rocksdb_writeoptions_destroy(wo);
+  struct ffix x;
+  ffix_open(&x, -1, NULL);
+  put_standard(x.db, x.wo);
+  flush_ok(x.db);
+  rocksdb_compactionfilter_destroy(x.f);
+  EXPECT(atomic_load(&x.s.destroyed) == 1);
+  rocksdb_compact_range(x.db, NULL, 0, NULL, 0);
+  EXPECT(atomic_load(&x.s.calls) == 0);
+  expect_standard_unfiltered(x.db, x.ro);
+  rocksdb_close(x.db);
+  rocksdb_options_destroy(x.o);
+  EXPECT(atomic_load(&x.s.destroyed) == 1);
+  rocksdb_readoptions_destroy(x.ro);
+  rocksdb_writeoptions_destroy(x.wo);
 }
 
 TESTC_MAIN("test_compaction_filter", P(filter_runs_at_compaction_not_flush),
