@@ -11,7 +11,7 @@ LIB := $(LIBDIR)/libsolistore.so
 # library under `ldb` and `sst_dump` when a test spawns them.
 DROPIN := $(LIBDIR)/dropin
 
-.PHONY: all build dropin run run-dotnet test test-rust test-c test-python test-dotnet abi soak install clean
+.PHONY: all build dropin run run-dotnet test test-rust test-c test-c-sanitize test-python test-dotnet abi soak install clean
 
 all: build
 
@@ -51,9 +51,9 @@ run-dotnet: build
 
 # Every test: Rust unit, integration and property tests (core and capi, including the
 # compatibility tests against Debian's RocksDB 7.8.3), the C ABI gates, the C test
-# programs against libsolistore, against librocksdb 7.8.3, and as a binary drop-in, and the
-# Python and .NET bindings on both libraries.
-test: test-rust abi test-c test-python test-dotnet
+# programs against libsolistore, against librocksdb 7.8.3, as a binary drop-in, and under
+# AddressSanitizer+UBSan and valgrind, and the Python and .NET bindings on both libraries.
+test: test-rust abi test-c test-c-sanitize test-python test-dotnet
 
 test-rust:
 	$(CARGO) test --release --workspace
@@ -63,6 +63,11 @@ abi: build
 
 test-c: build
 	$(MAKE) -C tests-c test LIB=all
+
+# The C programs built with -fsanitize=address,undefined (LeakSanitizer on), then under
+# valgrind memcheck: zero errors and zero definite or indirect leaks (tests-c/README.md).
+test-c-sanitize: build
+	$(MAKE) -C tests-c sanitize
 
 # The Python package, every test against libsolistore and Debian's librocksdb.so.7.8.
 test-python: build

@@ -336,6 +336,10 @@ impl Db {
     }
 
     /// Applies `batch` atomically (all column families at once).
+    ///
+    /// The single-key writes below first check that `cf` is a handle of this DB (`Invalid
+    /// argument: Invalid column family handle` otherwise, e.g. a handle kept from a closed DB
+    /// at the same path), as reads do; a batch names families by id only, as in RocksDB.
     pub fn write(&self, wo: &WriteOptions, batch: &WriteBatch) -> Result<()> {
         self.inner.write(wo, batch)
     }
@@ -347,12 +351,14 @@ impl Db {
         key: &[u8],
         value: &[u8],
     ) -> Result<()> {
+        self.inner.cfd(cf)?;
         let mut b = WriteBatch::new();
         b.put(cf.id(), key, value);
         self.write(wo, &b)
     }
 
     pub fn delete(&self, wo: &WriteOptions, cf: &ColumnFamilyHandle, key: &[u8]) -> Result<()> {
+        self.inner.cfd(cf)?;
         let mut b = WriteBatch::new();
         b.delete(cf.id(), key);
         self.write(wo, &b)
@@ -364,6 +370,7 @@ impl Db {
         cf: &ColumnFamilyHandle,
         key: &[u8],
     ) -> Result<()> {
+        self.inner.cfd(cf)?;
         let mut b = WriteBatch::new();
         b.single_delete(cf.id(), key);
         self.write(wo, &b)
@@ -376,6 +383,7 @@ impl Db {
         begin: &[u8],
         end: &[u8],
     ) -> Result<()> {
+        self.inner.cfd(cf)?;
         let mut b = WriteBatch::new();
         b.delete_range(cf.id(), begin, end);
         self.write(wo, &b)
@@ -395,6 +403,7 @@ impl Db {
                 "Provide a merge_operator when opening DB",
             ));
         }
+        self.inner.cfd(cf)?;
         let mut b = WriteBatch::new();
         b.merge(cf.id(), key, value);
         self.write(wo, &b)

@@ -47,6 +47,16 @@ pub(crate) fn open(
 ) -> Result<(Db, Vec<ColumnFamilyHandle>)> {
     let fs = default_fs();
     let path = PathBuf::from(name);
+    // NOTE: the WAL always lives in the DB directory. A separate `wal_dir` is refused rather
+    // than ignored: ignoring it would skip the logs a RocksDB DB keeps there at recovery, and
+    // hide ours from RocksDB.
+    if let Some(dir) = opts.wal_dir.as_deref() {
+        if !Path::new(dir).components().eq(path.components()) {
+            return Err(Error::not_supported(format!(
+                "wal_dir {dir}: the WAL is always in the DB directory"
+            )));
+        }
+    }
     if cf_descs.iter().all(|(n, _)| n != "default") {
         return Err(Error::invalid_argument(
             "Default column family not specified",

@@ -62,6 +62,8 @@ pub struct DbOptions {
     pub unordered_write: bool,
     pub allow_concurrent_memtable_write: bool,
     pub db_write_buffer_size: u64,
+    /// Written to the OPTIONS file; open refuses any directory but the DB's own (the WAL
+    /// always lives there).
     pub wal_dir: Option<String>,
     pub delete_obsolete_files_period_micros: u64,
     pub stats_dump_period_sec: u32,
