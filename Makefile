@@ -12,6 +12,7 @@ LIB := $(LIBDIR)/libsolistore.so
 DROPIN := $(LIBDIR)/dropin
 
 .PHONY: all build dropin run test test-rust test-c test-python abi soak install clean
+.PHONY: bench bench-quick bench-smoke
 
 all: build
 
@@ -43,11 +44,14 @@ run: build
 	  ln -sf /usr/lib/x86_64-linux-gnu/librocksdb.so.7.8 bench/build/rocksdb/librocksdb.so && \
 	  LD_LIBRARY_PATH=$(CURDIR)/bench/build/rocksdb bench/build/quickstart $$(mktemp -d); \
 	else echo "(librocksdb 7.8 not installed: apt-get install librocksdb-dev to compare)"; fi
+	@if [ -e /usr/lib/x86_64-linux-gnu/librocksdb.so.7.8 ]; then \
+	  echo "== a 1-2 minute comparison, solistore / RocksDB 7.8.3 (make bench for the full one)"; \
+	  $(MAKE) --no-print-directory -C bench quick SOLISTORE=$(CURDIR)/$(LIB); fi
 
 # Every test: Rust unit, integration and property tests (core and capi, including the
 # compatibility tests against Debian's RocksDB 7.8.3), the C ABI gates, and the C test
 # programs against libsolistore, against librocksdb 7.8.3, and as a binary drop-in.
-test: test-rust abi test-c test-python
+test: test-rust abi test-c test-python bench-smoke
 
 test-rust:
 	$(CARGO) test --release --workspace
@@ -61,6 +65,18 @@ test-c: build
 # The Python package, every test against libsolistore and Debian's librocksdb.so.7.8.
 test-python: build
 	SOLISTORE_LIB=$(CURDIR)/$(LIB) python3 -m pytest bindings-python/tests -q
+
+# Benchmarks (bench/README.md): one driver, libsolistore and Debian's librocksdb 7.8.3
+# alternately. bench: the full run (~25-50 min), written to bench/results/<date>-$(NAME).md;
+# bench-quick: 1-2 minutes, prints the table; bench-smoke: every workload at toy sizes (make test).
+bench: build
+	$(MAKE) -C bench bench SOLISTORE=$(CURDIR)/$(LIB)
+
+bench-quick: build
+	$(MAKE) -C bench quick SOLISTORE=$(CURDIR)/$(LIB)
+
+bench-smoke: build
+	$(MAKE) -C bench smoke SOLISTORE=$(CURDIR)/$(LIB)
 
 # Long runs: the 1,000-kill crash loop and deep property tests.
 soak:
@@ -77,3 +93,4 @@ install: build
 clean:
 	$(CARGO) clean
 	rm -rf tests-c/build
+	$(MAKE) -C bench clean
