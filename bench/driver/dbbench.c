@@ -26,6 +26,7 @@ struct dbb {
     uint32_t *perm;
     atomic_int readers_done;
     int nreaders;
+    double settled_s; /* settle_before: how long the settle after the open took */
 };
 
 static void dbb_open(struct dbb *s, const struct config *c, const char *dir) {
@@ -42,9 +43,11 @@ static void dbb_open(struct dbb *s, const struct config *c, const char *dir) {
     E.writeoptions_set_sync(s->wo, (unsigned char)c->sync);
     s->ro = E.readoptions_create();
     values_init(&s->v, c->seed);
+    if (c->settle_before) s->settled_s = db_settle(&s->d, 120);
 }
 
 static void dbb_close(struct dbb *s, struct report *r, int settle) {
+    if (s->c->settle_before) report_extra(r, "settle_before_s", s->settled_s);
     if (settle) r->settle_s = db_settle(&s->d, 120);
     E.writeoptions_destroy(s->wo);
     E.readoptions_destroy(s->ro);

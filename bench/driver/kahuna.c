@@ -52,6 +52,7 @@ struct kahuna {
     int versions;
     size_t msg;
     uint32_t *perm;
+    double settled_s; /* settle_before: how long the settle after the open took */
 };
 
 static void dataset(const struct config *c, uint64_t *keys, int *versions, int *value) {
@@ -103,9 +104,11 @@ static void kahuna_open(struct kahuna *s, const struct config *c, const char *di
     E.writeoptions_set_sync(s->wo, 1);
     s->ro = E.readoptions_create();
     values_init(&s->v, c->seed);
+    if (c->settle_before) s->settled_s = db_settle(&s->d, 120);
 }
 
-static void kahuna_close(struct kahuna *s) {
+static void kahuna_close(struct kahuna *s, struct report *r) {
+    if (s->c->settle_before) report_extra(r, "settle_before_s", s->settled_s);
     E.writeoptions_destroy(s->wo);
     E.readoptions_destroy(s->ro);
     db_close(&s->d);
@@ -177,7 +180,7 @@ void w_kahuna_load(const struct config *c, struct report *r, const char *dir) {
     r->settle_s = db_settle(&s.d, 120);
     report_extra(r, "keys", (double)s.keys);
     report_extra(r, "versions", s.versions);
-    kahuna_close(&s);
+    kahuna_close(&s, r);
 }
 
 /* ---- point reads ---- */
@@ -236,7 +239,7 @@ static void gets(const struct config *c, struct report *r, const char *dir, int 
     if (r->found != r->expected_found)
         snprintf(r->error, sizeof r->error, "found %llu of %llu keys (expected %llu)", (unsigned long long)r->found,
                  (unsigned long long)r->ops, (unsigned long long)r->expected_found);
-    kahuna_close(&s);
+    kahuna_close(&s, r);
 }
 
 void w_kahuna_get(const struct config *c, struct report *r, const char *dir) { gets(c, r, dir, 0); }
@@ -285,7 +288,7 @@ void w_kahuna_scan(const struct config *c, struct report *r, const char *dir) {
     if (r->found != r->expected_found)
         snprintf(r->error, sizeof r->error, "scans found %llu of %llu keys", (unsigned long long)r->found,
                  (unsigned long long)r->expected_found);
-    kahuna_close(&s);
+    kahuna_close(&s, r);
 }
 
 /* ---- synced batches of new revisions ---- */
@@ -309,7 +312,9 @@ void w_kahuna_batch(const struct config *c, struct report *r, const char *dir) {
     unsigned long s0 = atomic_load(&g_fdatasyncs) + atomic_load(&g_fsyncs);
     w.deadline = now_ns() + (uint64_t)(c->duration * 1e9);
     if (c->max_ops > 0) w.budget = (uint64_t)c->max_ops;
+    sync_trace_begin();
     r->seconds = run_workers(&w, 1, op_batch, NULL);
+    sync_trace_report(r);
     unsigned long syncs = atomic_load(&g_fdatasyncs) + atomic_load(&g_fsyncs) - s0;
     phase_end(r);
     report_workers(r, &w, 1);
@@ -319,7 +324,7 @@ void w_kahuna_batch(const struct config *c, struct report *r, const char *dir) {
     report_extra(r, "batches_per_s", (double)r->ops / (double)c->batch / r->seconds);
     report_extra(r, "engine_syncs", (double)syncs);
     E.writebatch_destroy(w.local);
-    kahuna_close(&s);
+    kahuna_close(&s, r);
 }
 
 /* ---- checkpoints ---- */
@@ -361,5 +366,5 @@ void w_kahuna_checkpoint(const struct config *c, struct report *r, const char *d
     r->unit = "checkpoint";
     report_extra(r, "checkpoint_mb", c->kahuna_checkpoints ? (double)cp_bytes / c->kahuna_checkpoints / 1048576.0 : 0);
     E.writebatch_destroy(w.local);
-    kahuna_close(&s);
+    kahuna_close(&s, r);
 }

@@ -240,7 +240,9 @@ static void wal_run(const struct config *c, struct report *r, const char *dir, e
         ws[i].deadline = deadline;
         if (i < s.writers && c->max_ops > 0) ws[i].budget = (uint64_t)c->max_ops / (uint64_t)s.writers;
     }
+    if (c->sync) sync_trace_begin();
     r->seconds = run_workers(ws, n, op_any, NULL);
+    if (c->sync) sync_trace_report(r);
     unsigned long syncs = atomic_load(&g_fdatasyncs) + atomic_load(&g_fsyncs) - fd0;
     phase_end(r);
     report_workers(r, ws, s.writers);

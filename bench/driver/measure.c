@@ -123,6 +123,23 @@ atomic_ulong g_fdatasyncs, g_fsyncs;
 
 static int (*real_fdatasync)(int);
 static int (*real_fsync)(int);
+static atomic_int g_sync_tracing;
+static pthread_mutex_t g_sync_mu = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t g_last_sync_end;
+static struct hist g_sync_dur, g_sync_gap;
+
+static int traced_sync(int (*real)(int), int fd) {
+    if (!atomic_load_explicit(&g_sync_tracing, memory_order_relaxed)) return real(fd);
+    uint64_t t0 = now_ns();
+    int rc = real(fd);
+    uint64_t t1 = now_ns();
+    pthread_mutex_lock(&g_sync_mu);
+    hist_add(&g_sync_dur, t1 - t0);
+    if (g_last_sync_end != 0 && t0 > g_last_sync_end) hist_add(&g_sync_gap, t0 - g_last_sync_end);
+    g_last_sync_end = t1;
+    pthread_mutex_unlock(&g_sync_mu);
+    return rc;
+}
 
 int fdatasync(int fd) {
     if (real_fdatasync == NULL) {
@@ -130,7 +147,7 @@ int fdatasync(int fd) {
         memcpy(&real_fdatasync, &s, sizeof s);
     }
     atomic_fetch_add_explicit(&g_fdatasyncs, 1, memory_order_relaxed);
-    return real_fdatasync(fd);
+    return traced_sync(real_fdatasync, fd);
 }
 
 int fsync(int fd) {
@@ -139,7 +156,26 @@ int fsync(int fd) {
         memcpy(&real_fsync, &s, sizeof s);
     }
     atomic_fetch_add_explicit(&g_fsyncs, 1, memory_order_relaxed);
-    return real_fsync(fd);
+    return traced_sync(real_fsync, fd);
+}
+
+void sync_trace_begin(void) {
+    pthread_mutex_lock(&g_sync_mu);
+    memset(&g_sync_dur, 0, sizeof g_sync_dur);
+    memset(&g_sync_gap, 0, sizeof g_sync_gap);
+    g_last_sync_end = 0;
+    pthread_mutex_unlock(&g_sync_mu);
+    atomic_store(&g_sync_tracing, 1);
+}
+
+void sync_trace_report(struct report *r) {
+    atomic_store(&g_sync_tracing, 0);
+    pthread_mutex_lock(&g_sync_mu);
+    report_extra(r, "engine_sync_p50_us", (double)hist_quantile(&g_sync_dur, 0.5) / 1e3);
+    report_extra(r, "engine_sync_p99_us", (double)hist_quantile(&g_sync_dur, 0.99) / 1e3);
+    report_extra(r, "sync_gap_p50_us", (double)hist_quantile(&g_sync_gap, 0.5) / 1e3);
+    report_extra(r, "sync_gap_p99_us", (double)hist_quantile(&g_sync_gap, 0.99) / 1e3);
+    pthread_mutex_unlock(&g_sync_mu);
 }
 
 /* ---- progress ---- */

@@ -44,6 +44,12 @@ void remove_tree(const char *path);
 /* fdatasync(2) and fsync(2) calls made by anything in this process (the driver exports its own
  * fdatasync/fsync, which count and forward to libc; the engine's calls bind to them). */
 extern atomic_ulong g_fdatasyncs, g_fsyncs;
+/* While tracing, every sync's duration and the gap since the previous sync ended (the time
+ * the disk sat idle between two syncs of the engine) go into histograms. */
+void sync_trace_begin(void);
+/* Stops tracing; adds engine_sync_p50_us and sync_gap_p50_us (and p99s) to r. */
+struct report;
+void sync_trace_report(struct report *r);
 
 /* Progress: workers add to g_progress_done; a thread prints a line to stderr every
  * `interval_s` seconds while a phase runs. */

@@ -3,7 +3,11 @@
  *
  * `disk`: the disk alone: append 100 B to a file and fdatasync it, again and again, for
  * `disk_seconds`; syncs/s = count / elapsed. One synced writer cannot commit faster than that;
- * T writers sharing every fdatasync (group commit) can reach T times that.
+ * T writers sharing every fdatasync (group commit) can reach T times that. A second thread
+ * spins while the probe runs: on a loaded machine a process whose only thread sleeps in
+ * fdatasync is woken up to a scheduler tick (4 ms here) after the disk has answered, so a lone
+ * probe measures the scheduler, not the disk (the engines always have threads running). The
+ * lone-thread figure is reported too (`lone_syncs_per_s`).
  *
  * `fillsync`: `threads` writers, each putting its own keys (16 B keys, `value_size` values)
  * with sync=1, for `duration` seconds, on a fresh DB. The workload probes the disk itself for
@@ -14,6 +18,8 @@
  * counts the engine's fdatasync/fsync calls, so the achieved group size (commits per sync) is
  * reported too. */
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,8 +27,30 @@
 
 #include "workload.h"
 
-/* Appends and fdatasyncs a small record to `dir`/disk-probe for `seconds`; fills h. */
-static double probe_disk(const char *dir, double seconds, struct hist *h, uint64_t *count) {
+static atomic_int g_spin_stop;
+static void *spinner(void *arg) {
+    (void)arg;
+    while (!atomic_load_explicit(&g_spin_stop, memory_order_relaxed)) {
+    }
+    return NULL;
+}
+
+/* Appends and fdatasyncs a small record to `dir`/disk-probe for `seconds`; fills h. With
+ * `spin`, a second thread keeps a CPU busy meanwhile (see the header). */
+static double probe_disk_once(const char *dir, double seconds, struct hist *h, uint64_t *count);
+static double probe_disk(const char *dir, double seconds, struct hist *h, uint64_t *count, int spin) {
+    pthread_t t;
+    int spinning = spin && pthread_create(&t, NULL, spinner, NULL) == 0;
+    atomic_store(&g_spin_stop, 0);
+    double secs = probe_disk_once(dir, seconds, h, count);
+    if (spinning) {
+        atomic_store(&g_spin_stop, 1);
+        pthread_join(t, NULL);
+    }
+    return secs;
+}
+
+static double probe_disk_once(const char *dir, double seconds, struct hist *h, uint64_t *count) {
     char path[1200];
     snprintf(path, sizeof path, "%s/disk-probe", dir);
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
@@ -54,11 +82,17 @@ static double probe_disk(const char *dir, double seconds, struct hist *h, uint64
 }
 
 void w_disk(const struct config *c, struct report *r, const char *dir) {
+    struct hist lone;
+    memset(&lone, 0, sizeof lone);
+    uint64_t n = 0;
+    double secs = probe_disk(dir, c->disk_seconds / 2, &lone, &n, 0);
     phase_begin(c, r, 0, c->disk_seconds);
-    r->seconds = probe_disk(dir, c->disk_seconds, &r->lat, &r->ops);
+    r->seconds = probe_disk(dir, c->disk_seconds, &r->lat, &r->ops, 1);
     phase_end(r);
     r->unit = "sync";
     report_extra(r, "append_bytes", 100);
+    report_extra(r, "lone_syncs_per_s", secs > 0 ? (double)n / secs : 0);
+    report_extra(r, "lone_sync_p50_us", (double)hist_quantile(&lone, 0.5) / 1e3);
 }
 
 struct fsync_state {
@@ -84,7 +118,7 @@ void w_fillsync(const struct config *c, struct report *r, const char *dir) {
     memset(&h, 0, sizeof h);
     uint64_t n_before = 0, n_after = 0;
     double probe_s = c->disk_seconds < 1 ? c->disk_seconds : 1;
-    double secs = probe_disk(dir, probe_s, &h, &n_before);
+    double secs = probe_disk(dir, probe_s, &h, &n_before, 1);
     double rate_before = secs > 0 ? (double)n_before / secs : 0;
 
     struct fsync_state s;
@@ -113,14 +147,16 @@ void w_fillsync(const struct config *c, struct report *r, const char *dir) {
         ws[i].deadline = deadline;
         ws[i].budget = c->max_ops > 0 ? (uint64_t)c->max_ops / (uint64_t)t : 0;
     }
+    sync_trace_begin();
     r->seconds = run_workers(ws, t, op_fillsync, NULL);
+    sync_trace_report(r);
     unsigned long syncs = (atomic_load(&g_fdatasyncs) - fd0) + (atomic_load(&g_fsyncs) - fs0);
     phase_end(r);
     report_workers(r, ws, t);
     r->unit = "commit";
     E.writeoptions_destroy(s.wo);
     db_close(&s.d);
-    secs = probe_disk(dir, probe_s, &h, &n_after);
+    secs = probe_disk(dir, probe_s, &h, &n_after, 1);
     double rate_after = secs > 0 ? (double)n_after / secs : 0;
     double disk_rate = (rate_before + rate_after) / 2;
     double rate = (double)r->ops / r->seconds;

@@ -50,6 +50,7 @@ struct config {
     int kahuna_checkpoints;
     int direct_reads;
     int batch;         /* keys per batch (Kahuna batch workloads) */
+    int settle_before; /* 1: flush and wait for compactions after the open, before the phase */
     /* the disk probe */
     double disk_seconds;
     /* output */
