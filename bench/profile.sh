@@ -23,15 +23,20 @@ fi
 toggle=()
 if [ "${PHASE_ONLY:-1}" = 1 ]; then toggle=(--toggle-collect=worker_main); fi
 label=$(echo "$spec" | tr '@=/' '_-_')
+mkdir -p "$out/$label"
+rm -f "$out/$label"/callgrind.out.*
 valgrind --tool=callgrind --trace-children=yes "${toggle[@]}" \
-  --callgrind-out-file="$out/callgrind.out.%p" -q \
-  "$here/build/enginebench" --engine="$lib" --db="$db" --progress=0 --json="$out/runs.jsonl" "$@" \
+  --callgrind-out-file="$out/$label/callgrind.out.%p" -q \
+  "$here/build/enginebench" --engine="$lib" --db="$db" --progress=0 --json="$out/$label/run.jsonl" "$@" \
   --benchmarks="$spec"
-# The child that ran the workload wrote the largest profile.
-prof=$(ls -S "$out"/callgrind.out.* | head -1)
+# The child that ran the workload wrote the larger profile (the parent's is empty or tiny).
+prof=$(ls -S "$out/$label"/callgrind.out.* | head -1)
+ir=$(grep -m1 '^summary:' "$prof" | awk '{print $2}')
+ops=$(python3 -c "import json,sys; print(json.loads(open(sys.argv[1]).readline())['ops'])" "$out/$label/run.jsonl")
 {
   echo "== $spec on $lib: $prof"
-  tail -1 "$out/runs.jsonl"
+  echo "instructions: $ir for $ops ops = $((ir / (ops > 0 ? ops : 1))) per op"
+  cat "$out/$label/run.jsonl"
   echo "== inclusive"
   callgrind_annotate --inclusive=yes "$prof" 2>/dev/null | head -60
   echo "== exclusive"

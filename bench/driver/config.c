@@ -84,6 +84,7 @@ static const struct flag FLAGS[] = {
     F("batch", K_INT, batch),
     F("disk_seconds", K_DOUBLE, disk_seconds),
     F("settle_before", K_INT, settle_before),
+    F("warm", K_INT, warm),
     F("progress", K_INT, progress_s),
     F("seed", K_ULONG, seed),
     F("label", K_STR, label),

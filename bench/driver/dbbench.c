@@ -44,6 +44,12 @@ static void dbb_open(struct dbb *s, const struct config *c, const char *dir) {
     s->ro = E.readoptions_create();
     values_init(&s->v, c->seed);
     if (c->settle_before) s->settled_s = db_settle(&s->d, 120);
+    if (c->warm) {
+        rocksdb_iterator_t *it = E.create_iterator(s->d.db, s->ro);
+        for (E.iter_seek_to_first(it); E.iter_valid(it); E.iter_next(it)) {
+        }
+        E.iter_destroy(it);
+    }
 }
 
 static void dbb_close(struct dbb *s, struct report *r, int settle) {

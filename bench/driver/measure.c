@@ -175,6 +175,9 @@ void sync_trace_report(struct report *r) {
     report_extra(r, "engine_sync_p99_us", (double)hist_quantile(&g_sync_dur, 0.99) / 1e3);
     report_extra(r, "sync_gap_p50_us", (double)hist_quantile(&g_sync_gap, 0.5) / 1e3);
     report_extra(r, "sync_gap_p99_us", (double)hist_quantile(&g_sync_gap, 0.99) / 1e3);
+    report_extra(r, "engine_sync_mean_us",
+                 g_sync_dur.count ? (double)g_sync_dur.sum / (double)g_sync_dur.count / 1e3 : 0);
+    report_extra(r, "sync_gap_mean_us", g_sync_gap.count ? (double)g_sync_gap.sum / (double)g_sync_gap.count / 1e3 : 0);
     pthread_mutex_unlock(&g_sync_mu);
 }
 

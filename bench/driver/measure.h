@@ -47,7 +47,7 @@ extern atomic_ulong g_fdatasyncs, g_fsyncs;
 /* While tracing, every sync's duration and the gap since the previous sync ended (the time
  * the disk sat idle between two syncs of the engine) go into histograms. */
 void sync_trace_begin(void);
-/* Stops tracing; adds engine_sync_p50_us and sync_gap_p50_us (and p99s) to r. */
+/* Stops tracing; adds the p50, p99 and mean of both (engine_sync_*_us, sync_gap_*_us) to r. */
 struct report;
 void sync_trace_report(struct report *r);
 

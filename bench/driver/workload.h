@@ -51,6 +51,7 @@ struct config {
     int direct_reads;
     int batch;         /* keys per batch (Kahuna batch workloads) */
     int settle_before; /* 1: flush and wait for compactions after the open, before the phase */
+    int warm;          /* 1: iterate the whole DB once after the open (fills the block cache) */
     /* the disk probe */
     double disk_seconds;
     /* output */
