@@ -22,6 +22,7 @@ import hashlib
 import json
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
@@ -147,6 +148,20 @@ def run_group(engine, label, db, flags, specs, jsonl, extra):
     sys.stdout.write(p.stdout)
     sys.stdout.flush()
     return p.returncode, time.time() - t0
+
+
+def remove_dbs(root):
+    """Removes what the driver made under `root` (its DB directories), then `root` if empty."""
+    if not os.path.isdir(root):
+        return
+    for name in os.listdir(root):
+        path = os.path.join(root, name)
+        if name in ("dbbench", "disk", "sync", "wal") or name.startswith("kahuna-"):
+            shutil.rmtree(path, ignore_errors=True)
+    try:
+        os.rmdir(root)
+    except OSError:
+        pass
 
 
 def median(xs):
@@ -340,6 +355,7 @@ def main():
     ap.add_argument("--set", action="append", default=[], help="extra driver flag for every run, e.g. num=2000000")
     ap.add_argument("--from", dest="from_jsonl", help="run nothing: rebuild the .md next to this results .jsonl")
     ap.add_argument("--notes", help="a markdown file appended to the results file (observations, profiles)")
+    ap.add_argument("--keep-db", action="store_true", help="keep the databases under --db after the run")
     a = ap.parse_args()
     if a.from_jsonl:
         return rebuild(a)
@@ -405,6 +421,8 @@ def main():
     meta["seconds"] = round(time.time() - t_start, 1)
     if os.path.exists(raw):
         os.remove(raw)
+    if not a.keep_db:
+        remove_dbs(a.db)
 
     if not a.no_write:
         with open(jsonl, "w") as f:
@@ -448,6 +466,14 @@ def report(meta, records, order, groups, md, notes, failures):
             f"{meta['machine']['nproc']} CPUs ({meta['machine']['cpu']}), kernel {meta['machine']['kernel']}; "
             f"load average {meta['load_start']} at start, {meta['load_end']} at end; {meta['seconds']:.0f} s; "
             f"commit {meta['git']['commit'][:10]}{' (dirty)' if meta['git']['dirty'] else ''}")
+    if meta["profile"] == "smoke":
+        # Toy sizes: the figures mean nothing, only that every workload ran on every engine.
+        engines = sorted({r["engine"] for r in records})
+        print(f"\nsmoke: {len(records)} workload runs on {', '.join(engines)}, "
+              f"{len(errors) + len(failures)} errors")
+        for e in errors + failures:
+            print("ERROR: " + e)
+        return not (errors or failures)
     print()
     print(head)
     print(tab)

@@ -64,6 +64,7 @@ static const struct flag FLAGS[] = {
     F("bloom_bits", K_INT, bloom_bits),
     F("cache_mb", K_LONG, cache_mb),
     F("write_buffer_mb", K_LONG, write_buffer_mb),
+    F("max_write_buffer_number", K_INT, max_write_buffer_number),
     F("multiget", K_INT, multiget),
     F("seek_nexts", K_INT, seek_nexts),
     F("duration", K_DOUBLE, duration),

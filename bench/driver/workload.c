@@ -77,7 +77,8 @@ static void *worker_main(void *p) {
     w->t_start = t;
     for (;;) {
         if (w->budget && w->ops >= w->budget) break;
-        if (w->deadline && t >= w->deadline) break;
+        /* At least one op even when starting the threads took longer than the duration. */
+        if (w->deadline && t >= w->deadline && w->ops > 0) break;
         int n = op(w);
         uint64_t t2 = now_ns();
         if (n <= 0) break;
@@ -142,6 +143,7 @@ void dbbench_options(const struct config *c, struct db_options *o) {
     o->bloom_bits = c->bloom_bits;
     o->cache_bytes = (size_t)c->cache_mb << 20;
     o->write_buffer = (size_t)c->write_buffer_mb << 20;
+    o->max_write_buffers = c->max_write_buffer_number;
     o->parallelism = 2;
     o->direct_reads = c->direct_reads;
 }

@@ -31,6 +31,7 @@ struct config {
     int bloom_bits;
     long cache_mb;
     long write_buffer_mb;
+    int max_write_buffer_number; /* 0: the engine's default (2) */
     int multiget;      /* keys per multi_get call */
     int seek_nexts;    /* next() calls after each seek */
     /* time-bounded workloads (WAL shapes, synced writes, Kahuna's batches) */
