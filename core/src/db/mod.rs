@@ -232,12 +232,22 @@ impl Db {
 
     /// The names of the column families of the DB at `path`, in id order.
     pub fn list_column_families(path: &str) -> Result<Vec<String>> {
-        open::list_column_families(path)
+        open::list_column_families(&DbOptions::default(), path)
+    }
+
+    /// [`Db::list_column_families`] through the file system of `opts`.
+    pub fn list_column_families_with(opts: &DbOptions, path: &str) -> Result<Vec<String>> {
+        open::list_column_families(opts, path)
     }
 
     /// Deletes the DB's files and its directory when empty. A missing DB is not an error.
     pub fn destroy(path: &str) -> Result<()> {
-        open::destroy(path)
+        open::destroy(&DbOptions::default(), path)
+    }
+
+    /// [`Db::destroy`] through the file system of `opts`.
+    pub fn destroy_with(opts: &DbOptions, path: &str) -> Result<()> {
+        open::destroy(opts, path)
     }
 
     pub fn name(&self) -> &str {

@@ -28,7 +28,7 @@ use super::{Db, DbInner, Stats};
 use crate::batch::WriteBatch;
 use crate::error::{Error, Result};
 use crate::fs::filename::{self, FileType};
-use crate::fs::{default_fs, FileSystem};
+use crate::fs::FileSystem;
 use crate::key::InternalKeyComparator;
 use crate::memtable::MemTable;
 use crate::options::{ColumnFamilyOptions, DbOptions, WalRecoveryMode};
@@ -45,7 +45,7 @@ pub(crate) fn open(
     read_only: bool,
     error_if_wal_file_exists: bool,
 ) -> Result<(Db, Vec<ColumnFamilyHandle>)> {
-    let fs = default_fs();
+    let fs = opts.fs();
     let path = PathBuf::from(name);
     if cf_descs.iter().all(|(n, _)| n != "default") {
         return Err(Error::invalid_argument(
@@ -190,7 +190,7 @@ pub(crate) fn open(
         bg_error: Mutex::new(None),
         closed: AtomicBool::new(false),
         stats: Stats::default(),
-        table_cache: TableCache::new(path.clone()),
+        table_cache: TableCache::new(fs.clone(), path.clone()),
         compaction_lock: Mutex::new(()),
         obsolete_tables: Mutex::new(Vec::new()),
         unlogged_writes: AtomicBool::new(false),
@@ -521,8 +521,8 @@ fn delete_obsolete_files(inner: &DbInner) {
     }
 }
 
-pub(crate) fn list_column_families(name: &str) -> Result<Vec<String>> {
-    let vs = VersionSet::recover(default_fs(), Path::new(name))?;
+pub(crate) fn list_column_families(opts: &DbOptions, name: &str) -> Result<Vec<String>> {
+    let vs = VersionSet::recover(opts.fs(), Path::new(name))?;
     Ok(vs
         .column_families
         .values()
@@ -532,8 +532,8 @@ pub(crate) fn list_column_families(name: &str) -> Result<Vec<String>> {
 
 /// RocksDB's `DestroyDB`: a missing directory is fine; a DB that is open (its LOCK held)
 /// returns the lock error and loses nothing.
-pub(crate) fn destroy(name: &str) -> Result<()> {
-    let fs = default_fs();
+pub(crate) fn destroy(opts: &DbOptions, name: &str) -> Result<()> {
+    let fs = opts.fs();
     let path = Path::new(name);
     let Ok(names) = fs.list_dir(path) else {
         return Ok(());
