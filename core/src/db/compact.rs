@@ -544,6 +544,10 @@ impl<'a> Outputs<'a> {
             self.open()?;
         }
         self.close()?;
+        if !self.done.is_empty() {
+            // The outputs' names must be durable before the MANIFEST names them.
+            self.db.fs.sync_dir(&self.db.path)?;
+        }
         Ok(self.done)
     }
 }

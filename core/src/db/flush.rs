@@ -47,9 +47,13 @@ impl DbInner {
                 let file = self
                     .fs
                     .new_writable(&filename::wal_file(&self.path, number))?;
+                // The new WAL's name must be durable before a synced write in it returns.
+                self.fs.sync_dir(&self.path)?;
                 let mut log = LogWriter::new(file, number, false);
                 log.set_buffered(self.options.manual_wal_flush);
-                *wal = Some(log);
+                if let Some(old) = wal.replace(log) {
+                    self.write.closed_wals.lock().push(old);
+                }
                 self.wal_number.store(number, Ordering::Release);
                 number
             }
@@ -99,6 +103,11 @@ impl DbInner {
         let number = self.versions.lock().new_file_number();
         let meta = self.write_level0_table(cfd, &batch, number)?;
         let next_log_number = batch.last().map(|i| i.next_log_number).unwrap_or(0);
+        if self.cfs.read().iter().nth(1).is_some() {
+            // Writes to other families that came before the flushed ones may sit in WALs
+            // that were never synced; this table must not be durable without them.
+            self.sync_closed_wals()?;
+        }
         let mut vs = self.versions.lock();
         let mut edit = VersionEdit {
             column_family: cfd.id,
@@ -164,9 +173,10 @@ impl DbInner {
             let _ = self.fs.remove_file(&path);
             return Ok(None);
         }
-        // The builder leaves syncing to us: make the table durable before the MANIFEST
-        // names it.
+        // The builder leaves syncing to us: make the table durable, and its name in the
+        // directory, before the MANIFEST names it.
         self.fs.reopen_writable(&path)?.sync()?;
+        self.fs.sync_dir(&self.path)?;
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_secs())
@@ -237,6 +247,10 @@ impl DbInner {
                 .unwrap_or(current)
                 .min(current)
         };
+        self.write
+            .closed_wals
+            .lock()
+            .retain(|log| log.log_number() >= min_needed);
         let Ok(names) = self.fs.list_dir(&self.path) else {
             return;
         };

@@ -65,6 +65,11 @@ pub(crate) struct WriteQueue {
     /// The open WAL (None when read-only or closed). Locked by the leader while it appends,
     /// and by `flush_wal`/`sync_wal`.
     pub(crate) wal: Mutex<Option<LogWriter>>,
+    /// WALs switched away from whose bytes may not be synced yet, oldest first. A synced
+    /// write syncs them before the current WAL (it must make every earlier write durable),
+    /// and so does the flush of one of several families (a flushed family must not outlive
+    /// earlier writes of another family that sit in an unsynced WAL). Locked after `wal`.
+    pub(crate) closed_wals: Mutex<Vec<LogWriter>>,
 }
 
 impl WriteQueue {
@@ -73,6 +78,7 @@ impl WriteQueue {
             state: Mutex::new(VecDeque::new()),
             cv: Condvar::new(),
             wal: Mutex::new(wal),
+            closed_wals: Mutex::new(Vec::new()),
         }
     }
 }
@@ -220,7 +226,13 @@ impl DbInner {
                 merged.set_sequence(first_seq);
                 log.add_record(merged.data())
             };
-            let res = res.and_then(|_| if need_sync { log.sync() } else { Ok(()) });
+            let res = res.and_then(|_| {
+                if need_sync {
+                    self.sync_closed_wals().and_then(|_| log.sync())
+                } else {
+                    Ok(())
+                }
+            });
             if let Err(e) = res {
                 return Err(self.poison(e));
             }
@@ -302,10 +314,24 @@ impl DbInner {
         let Some(log) = wal.as_mut() else {
             return Ok(());
         };
-        let res = log
-            .flush()
-            .and_then(|_| if sync { log.sync() } else { Ok(()) });
+        let res = log.flush().and_then(|_| {
+            if sync {
+                self.sync_closed_wals().and_then(|_| log.sync())
+            } else {
+                Ok(())
+            }
+        });
         res.map_err(|e| self.poison(e))
+    }
+
+    /// Syncs the WALs switched away from since their last sync (`WriteQueue::closed_wals`).
+    pub(crate) fn sync_closed_wals(&self) -> Result<()> {
+        let mut closed = self.write.closed_wals.lock();
+        while let Some(log) = closed.first_mut() {
+            log.sync()?;
+            closed.remove(0);
+        }
+        Ok(())
     }
 }
 
