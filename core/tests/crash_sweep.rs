@@ -16,7 +16,7 @@ mod fault_support;
 
 use std::time::Instant;
 
-use fault_support::{put, run, verify, Op, Scenario, Step};
+use fault_support::{count_panics, panics, put, random_steps, run, verify, Op, Scenario, Step};
 use solistore::fs::fault::{CrashMode, FaultFs};
 use solistore::options::{ColumnFamilyOptions, DbOptions};
 
@@ -26,16 +26,21 @@ const MODES: [CrashMode; 3] = [
     CrashMode::KeepUnsynced,
 ];
 
-fn scale() -> usize {
-    std::env::var("SOLISTORE_SWEEP_SCALE")
+fn env_or(name: &str, default: u64) -> u64 {
+    std::env::var(name)
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(1)
-        .max(1)
+        .unwrap_or(default)
+}
+
+/// Workload length multiplier: 2 in CI, more in `make soak`.
+fn scale() -> usize {
+    env_or("SOLISTORE_SWEEP_SCALE", 2).max(1) as usize
 }
 
 /// Runs every crash point of `sc`; panics with the first failure, else prints the counts.
 fn sweep(sc: &Scenario) {
+    count_panics();
     let started = Instant::now();
     let clean = FaultFs::in_memory();
     let (rec, db) = run(&clean, sc);
@@ -72,6 +77,7 @@ fn sweep(sc: &Scenario) {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_eq!(panics(), 0, "{}: the engine panicked", sc.name);
     println!(
         "crash_sweep {}: {points} crash points ({reached} reached) x {} crash modes, all recovered, {:.1}s",
         sc.name,
@@ -323,4 +329,37 @@ fn sweep_reopen_and_manifest() {
 #[test]
 fn sweep_background_work() {
     sweep(&background_work());
+}
+
+fn tweak_for(seed: u64) -> fn(&mut DbOptions, &mut ColumnFamilyOptions) {
+    if seed % 2 == 0 {
+        no_tweak
+    } else {
+        tiny_buffers
+    }
+}
+
+/// `SOLISTORE_SWEEP_RANDOM` random workloads (2 in CI) from `SOLISTORE_SWEEP_SEED`.
+#[test]
+fn sweep_random_workloads() {
+    let count = env_or("SOLISTORE_SWEEP_RANDOM", 2);
+    let first = env_or("SOLISTORE_SWEEP_SEED", 1);
+    println!("crash_sweep random: {count} workloads from seed {first} (SOLISTORE_SWEEP_SEED)");
+    for seed in first..first + count {
+        let name: &'static str = Box::leak(format!("random-{seed}").into_boxed_str());
+        sweep(&Scenario {
+            name,
+            steps: random_steps(seed, 30 * scale()),
+            tweak: tweak_for(seed),
+        });
+    }
+}
+
+#[test]
+#[ignore = "debug helper"]
+fn print_random_workload() {
+    let seed = env_or("SOLISTORE_SWEEP_SEED", 1);
+    for (i, s) in random_steps(seed, 30 * scale()).iter().enumerate() {
+        println!("{}: {s:?}", i + 1);
+    }
 }

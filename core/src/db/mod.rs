@@ -13,6 +13,7 @@ mod background;
 mod checkpoint;
 pub mod column_family;
 mod compact;
+mod error_handler;
 mod flush;
 mod open;
 mod properties;
@@ -67,8 +68,11 @@ pub(crate) struct DbInner {
     /// The last sequence number visible to readers; written only by the write leader.
     pub(crate) last_sequence: AtomicU64,
     pub(crate) snapshots: read::SnapshotList,
-    /// The sticky error that poisons writes (failed WAL I/O, a panic mid-write).
+    /// The sticky error that stops writes (a hard or fatal background error, see
+    /// `error_handler`); set through `set_bg_error`, cleared only by recovery.
     pub(crate) bg_error: Mutex<Option<Error>>,
+    /// Severity of `bg_error`, failed-job count, automatic recovery.
+    pub(crate) error_handler: error_handler::ErrorHandler,
     pub(crate) closed: AtomicBool,
     pub(crate) stats: Stats,
     pub(crate) table_cache: table_cache::TableCache,
@@ -297,7 +301,8 @@ impl Db {
             ..Default::default()
         };
         inner.sync_last_sequence(&mut vs);
-        vs.log_and_apply(edit).map_err(|e| inner.poison(e))?;
+        vs.log_and_apply(edit)
+            .map_err(|e| inner.set_bg_error(e, error_handler::Reason::ManifestWrite))?;
         let num_levels = usize::try_from(opts.num_levels).unwrap_or(7).max(1);
         let version = crate::version::version::Version::new(
             num_levels,
@@ -329,7 +334,8 @@ impl Db {
             ..Default::default()
         };
         inner.sync_last_sequence(&mut vs);
-        vs.log_and_apply(edit).map_err(|e| inner.poison(e))?;
+        vs.log_and_apply(edit)
+            .map_err(|e| inner.set_bg_error(e, error_handler::Reason::ManifestWrite))?;
         cf.cfd.mark_dropped();
         inner.cfs.write().remove(cf.cfd.id);
         Ok(())
@@ -483,7 +489,7 @@ impl Db {
         let cfd = self.inner.cfd(cf)?;
         self.inner
             .compact_range(&cfd, begin, end)
-            .map_err(|e| self.inner.poison(e))
+            .map_err(|e| self.inner.compaction_failed(e))
     }
 
     /// Flushes every column family.
@@ -512,9 +518,22 @@ impl Db {
         self.inner.flush_wal(sync)
     }
 
-    /// The sticky background error, if the DB is poisoned.
+    /// The background error that stops writes, if any (see [`Db::resume`]).
     pub fn background_error(&self) -> Option<Error> {
         self.inner.bg_error.lock().clone()
+    }
+
+    /// RocksDB's `DB::Resume`: recovers now from a background error that stops writes and
+    /// can be recovered from (a full disk during a WAL write, flush or MANIFEST write): a
+    /// new MANIFEST, a new WAL, every memtable flushed; then writes go through again. The
+    /// DB also tries this by itself at once and then every 5 seconds
+    /// (`DbOptions::bg_error_recovery_interval`). Without an error this does nothing.
+    ///
+    /// # Errors
+    /// The stored error when it is fatal (only a reopen recovers); the error of the
+    /// attempt (e.g. the disk is still full) when it failed.
+    pub fn resume(&self) -> Result<()> {
+        self.inner.resume()
     }
 
     pub fn stats(&self) -> &Stats {
@@ -570,6 +589,7 @@ impl Db {
         if inner.closed.swap(true, Ordering::AcqRel) {
             return Ok(());
         }
+        inner.error_handler.stop();
         inner.background.shutdown();
         inner.release_memtable_charge();
         inner.delete_obsolete_tables();
@@ -596,8 +616,10 @@ impl Db {
         if inner.closed.swap(true, Ordering::AcqRel) {
             return;
         }
+        inner.error_handler.stop();
         inner.background.shutdown();
         *inner.write.wal.lock() = None;
+        inner.write.closed_wals.lock().clear();
         inner.lock.lock().take();
     }
 
@@ -621,6 +643,7 @@ impl DbInner {
 
 impl Drop for DbInner {
     fn drop(&mut self) {
+        self.error_handler.stop_without_join();
         self.background.stop_without_join();
         self.release_memtable_charge();
         if let Some(log) = self.write.wal.get_mut().as_mut() {

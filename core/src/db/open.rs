@@ -21,6 +21,7 @@ use parking_lot::{Mutex, RwLock};
 
 use super::background::Background;
 use super::column_family::{ColumnFamilyData, ColumnFamilyHandle, ColumnFamilySet, ImmMemTable};
+use super::error_handler::ErrorHandler;
 use super::super_version::SuperVersion;
 use super::table_cache::TableCache;
 use super::write::{insert_batch, WriteQueue};
@@ -174,7 +175,7 @@ pub(crate) fn open(
         }
     }
 
-    let inner = Arc::new(DbInner {
+    let inner = Arc::new_cyclic(|weak| DbInner {
         name: name.to_string(),
         path: path.clone(),
         fs: fs.clone(),
@@ -188,6 +189,7 @@ pub(crate) fn open(
         last_sequence: AtomicU64::new(last_seq),
         snapshots: Default::default(),
         bg_error: Mutex::new(None),
+        error_handler: ErrorHandler::new(weak.clone(), opts.bg_error_recovery_interval),
         closed: AtomicBool::new(false),
         stats: Stats::default(),
         table_cache: TableCache::new(fs.clone(), path.clone()),

@@ -7,9 +7,10 @@
 //! 2. A group becomes visible only after every batch in it has been applied to its memtables:
 //!    the leader publishes `DbInner::last_sequence` last, so a reader, which reads at that
 //!    sequence, never sees part of a batch, even one spanning column families.
-//! 3. If a WAL append or sync fails (or the leader panics), the DB is poisoned: the group may
-//!    or may not be durable, so every later write returns the stored error. Reads go on; a
-//!    reopen recovers whatever reached the log.
+//! 3. If a WAL append or sync fails (or the leader panics), the DB stops writes: the group
+//!    may or may not be durable, so every later write returns the stored error. Reads go on;
+//!    a full disk is recovered from at run time, anything else by a reopen, which replays
+//!    whatever reached the log (see `error_handler`).
 //!
 //! Group commit: each writer validates its batch in its own thread, then queues. The writer at
 //! the front becomes leader, takes the writers queued behind it (up to `MAX_GROUP_BYTES`,
@@ -32,6 +33,7 @@ use std::sync::Arc;
 
 use parking_lot::{Condvar, Mutex};
 
+use super::error_handler::Reason;
 use super::DbInner;
 use crate::batch::{Record, WriteBatch};
 use crate::error::{Error, Result};
@@ -234,7 +236,7 @@ impl DbInner {
                 }
             });
             if let Err(e) = res {
-                return Err(self.poison(e));
+                return Err(self.set_bg_error(e, Reason::WalWrite));
             }
             if need_sync {
                 self.stats.wal_syncs.fetch_add(1, Ordering::Relaxed);
@@ -245,7 +247,8 @@ impl DbInner {
             let cfs = self.cfs.read();
             let mut memtable_for = |cf: u32| cfs.get(cf).map(|c| c.mem());
             for w in group {
-                seq = insert_batch(&mut memtable_for, &w.batch, seq).map_err(|e| self.poison(e))?;
+                seq = insert_batch(&mut memtable_for, &w.batch, seq)
+                    .map_err(|e| self.set_bg_error(e, Reason::MemTable))?;
             }
         }
         debug_assert_eq!(seq, first_seq + total);
@@ -301,12 +304,6 @@ impl DbInner {
         }
     }
 
-    /// Stores `err` as the sticky background error (the first one wins) and returns it.
-    pub(crate) fn poison(&self, err: Error) -> Error {
-        let mut bg = self.bg_error.lock();
-        bg.get_or_insert(err).clone()
-    }
-
     /// Hands buffered WAL bytes (`manual_wal_flush`) to the OS, and syncs when asked.
     pub(crate) fn flush_wal(&self, sync: bool) -> Result<()> {
         self.check_open()?;
@@ -321,7 +318,7 @@ impl DbInner {
                 Ok(())
             }
         });
-        res.map_err(|e| self.poison(e))
+        res.map_err(|e| self.set_bg_error(e, Reason::WalWrite))
     }
 
     /// Syncs the WALs switched away from since their last sync (`WriteQueue::closed_wals`).

@@ -4,8 +4,9 @@
 //! [`OpKind`], and fails the ones a test asks for:
 //! - the Nth operation of a kind (optionally only on paths containing a string), once or for
 //!   good, with EIO or ENOSPC ([`Fault`]);
-//! - every write while the disk is full ([`FaultFs::set_no_space`]: appends, creations and
-//!   mkdirs fail with ENOSPC, deletions and syncs still work);
+//! - every write while the disk is full ([`FaultFs::set_no_space`]: appends and mkdirs fail
+//!   with ENOSPC; creating an empty file, renaming, linking, deleting and syncing still
+//!   work, as they do on a full ext4 or xfs with inodes to spare);
 //! - every mutation while the file system is read-only ([`FaultFs::set_read_only`], EROFS);
 //! - a crash at the Nth mutating operation ([`FaultFs::crash_at`]): that operation and every
 //!   later one fails with EIO, as if the machine had stopped there.
@@ -183,7 +184,7 @@ impl Shared {
         if st.read_only && mutating {
             return Err(fail(libc::EROFS));
         }
-        let allocates = matches!(kind, OpKind::Write | OpKind::Open | OpKind::Mkdir);
+        let allocates = matches!(kind, OpKind::Write | OpKind::Mkdir);
         if st.no_space && mutating && allocates {
             return Err(fail(libc::ENOSPC));
         }
@@ -274,7 +275,7 @@ impl FaultFs {
         st.read_only = false;
     }
 
-    /// While on, allocating operations (appends, file creation, mkdir) fail with ENOSPC.
+    /// While on, operations that need data blocks (appends, mkdir) fail with ENOSPC.
     pub fn set_no_space(&self, on: bool) {
         self.shared.state.lock().no_space = on;
     }
@@ -569,8 +570,12 @@ mod tests {
     fn no_space_and_read_only_use_the_os_texts() {
         let fs = FaultFs::in_memory();
         fs.create_dir_all(Path::new("/db")).expect("mkdir");
-        let mut f = fs.new_writable(Path::new("/db/x")).expect("create");
         fs.set_no_space(true);
+        let mut f = fs
+            .new_writable(Path::new("/db/x"))
+            .expect("an empty file needs no block");
+        fs.create_dir_all(Path::new("/db/sub"))
+            .expect_err("a directory does");
         let err = f.append(b"data").expect_err("full");
         assert_eq!(
             err.to_string(),

@@ -21,7 +21,8 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Once};
 
 use solistore::batch::WriteBatch;
 use solistore::db::{ColumnFamilyHandle, Db};
@@ -32,6 +33,101 @@ use solistore::Error;
 
 /// Where the workloads' DB lives (in the in-memory file system).
 pub const DB: &str = "/fault/db";
+
+static PANICS: AtomicUsize = AtomicUsize::new(0);
+
+/// Counts every panic in this test process from now on (the engine turns a panic in a
+/// background job into an error, which a model check alone would not notice).
+pub fn count_panics() {
+    static HOOK: Once = Once::new();
+    HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            PANICS.fetch_add(1, Ordering::Relaxed);
+            previous(info);
+        }));
+    });
+}
+
+/// Panics counted since [`count_panics`].
+pub fn panics() -> usize {
+    PANICS.load(Ordering::Relaxed)
+}
+
+/// A small deterministic generator (xorshift64*), for random workloads.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n.max(1)
+    }
+}
+
+/// A random workload of `len` steps over families `default`, `a`, `b` and `c`.
+pub fn random_steps(seed: u64, len: usize) -> Vec<Step> {
+    let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    let pool = ["a", "b", "c"];
+    let mut live: Vec<&'static str> = vec!["default"];
+    let mut checkpoints = 0;
+    let mut steps = Vec::new();
+    let key = |rng: &mut Rng| format!("k{:02}", rng.below(24));
+    for i in 0..len {
+        let roll = rng.below(100);
+        let pick = |rng: &mut Rng, live: &[&'static str]| live[rng.below(live.len())];
+        let step = match roll {
+            0..=54 => {
+                let n = 1 + rng.below(3);
+                let ops = (0..n)
+                    .map(|j| {
+                        let cf = pick(&mut rng, &live);
+                        let op = match rng.below(10) {
+                            0..=6 => Op::Put(key(&mut rng), format!("s{seed}-{i}-{j}")),
+                            7 | 8 => Op::Del(key(&mut rng)),
+                            _ => {
+                                let b = rng.below(22);
+                                Op::Range(format!("k{b:02}"), format!("k{:02}", b + 3))
+                            }
+                        };
+                        (cf, op)
+                    })
+                    .collect();
+                Step::Write {
+                    ops,
+                    sync: rng.below(4) == 0,
+                }
+            }
+            55..=64 => Step::Flush(pick(&mut rng, &live)),
+            65..=68 => Step::FlushAll,
+            69..=74 => Step::Compact(pick(&mut rng, &live)),
+            75..=80 => match pool.iter().find(|n| !live.contains(n)) {
+                Some(n) => {
+                    live.push(n);
+                    Step::CreateCf(n)
+                }
+                None => Step::SyncWal,
+            },
+            81..=85 if live.len() > 1 => {
+                let n = live.remove(1 + rng.below(live.len() - 1));
+                Step::DropCf(n)
+            }
+            86..=88 if checkpoints < 2 => {
+                checkpoints += 1;
+                let name: &'static str = Box::leak(format!("cp-{seed}-{i}").into_boxed_str());
+                Step::Checkpoint {
+                    name,
+                    log_size_for_flush: if rng.below(2) == 0 { 0 } else { u64::MAX },
+                }
+            }
+            89..=93 => Step::SyncWal,
+            _ => Step::Reopen,
+        };
+        steps.push(step);
+    }
+    steps
+}
 
 /// One operation of a write batch.
 #[derive(Clone, Debug)]
