@@ -20,7 +20,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use fault_support::{put, run, verify, Op, Scenario, Step};
+use fault_support::{count_panics, panics, put, random_steps, run, verify, Op, Scenario, Step};
 use solistore::db::Db;
 use solistore::fs::fault::{CrashMode, Fault, FaultError, FaultFs, OpKind};
 use solistore::fs::posix::PosixFs;
@@ -520,6 +520,7 @@ fn a_new_wal_is_durable_in_its_directory_at_once() {
 }
 
 fn error_sweep(sc: &Scenario) {
+    count_panics();
     let clean = FaultFs::in_memory();
     let (rec, db) = run(&clean, sc);
     assert!(rec.error.is_none(), "clean run failed: {:?}", rec.error);
@@ -556,6 +557,7 @@ fn error_sweep(sc: &Scenario) {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_eq!(panics(), 0, "{}: the engine panicked", sc.name);
     println!(
         "error_sweep {}: {total} operations failed one at a time, all recovered",
         sc.name
@@ -611,4 +613,37 @@ fn error_sweep_checkpoint() {
         steps,
         tweak: no_tweak,
     });
+}
+
+fn env_or(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
+
+fn tiny_buffers(_: &mut DbOptions, cf: &mut ColumnFamilyOptions) {
+    cf.write_buffer_size = 1024;
+    cf.disable_auto_compactions = false;
+    cf.level0_file_num_compaction_trigger = 2;
+}
+
+/// `SOLISTORE_ERROR_SWEEP_RANDOM` random workloads (1 in CI) from `SOLISTORE_SWEEP_SEED`.
+#[test]
+fn error_sweep_random_workloads() {
+    let count = env_or("SOLISTORE_ERROR_SWEEP_RANDOM", 1);
+    let first = env_or("SOLISTORE_SWEEP_SEED", 1);
+    println!("error_sweep random: {count} workloads from seed {first} (SOLISTORE_SWEEP_SEED)");
+    for seed in first..first + count {
+        let name: &'static str = Box::leak(format!("random-{seed}").into_boxed_str());
+        error_sweep(&Scenario {
+            name,
+            steps: random_steps(seed, 24),
+            tweak: if seed % 2 == 0 {
+                no_tweak
+            } else {
+                tiny_buffers
+            },
+        });
+    }
 }

@@ -240,10 +240,8 @@ impl Tree {
         }
         let (to_dir, to_name) = self.parent(to)?;
         match (self.dir(to_dir)?.entries.get(to_name), &entry) {
-            (Some(Entry::Dir(d)), Entry::Dir(_)) => {
-                if !self.dir(*d)?.entries.is_empty() {
-                    return Err(errno(libc::ENOTEMPTY));
-                }
+            (Some(Entry::Dir(d)), Entry::Dir(_)) if !self.dir(*d)?.entries.is_empty() => {
+                return Err(errno(libc::ENOTEMPTY));
             }
             (Some(Entry::Dir(_)), Entry::File(_)) => return Err(errno(libc::EISDIR)),
             (Some(Entry::File(_)), Entry::Dir(_)) => return Err(errno(libc::ENOTDIR)),
