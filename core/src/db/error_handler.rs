@@ -18,7 +18,7 @@
 //! - **Hard**: writes fail with the stored error (`DbInner::bg_error`), reads go on. The DB
 //!   recovers by itself, as RocksDB's `SstFileManager` does for a full disk: one attempt at
 //!   once, then one every `DbOptions::bg_error_recovery_interval` (5 s) until one succeeds
-//!   or the DB closes. [`DbInner::resume`] (RocksDB's `DB::Resume`; the C API has no
+//!   or the DB closes (None: no automatic recovery). [`DbInner::resume`] (RocksDB's `DB::Resume`; the C API has no
 //!   `rocksdb_resume`) runs an attempt now. An attempt writes a new MANIFEST (the old one may
 //!   end in a torn record), leaves the WAL (its tail may be torn, and the failed write may
 //!   or may not be in it) for a new one, flushes every memtable, and raises every family's
@@ -101,11 +101,12 @@ pub(crate) struct ErrorHandler {
     attempt: Mutex<()>,
     retry: Mutex<Option<JoinHandle<()>>>,
     wake: Arc<Wake>,
-    interval: Duration,
+    /// None: no automatic recovery.
+    interval: Option<Duration>,
 }
 
 impl ErrorHandler {
-    pub(crate) fn new(db: Weak<DbInner>, interval: Duration) -> Self {
+    pub(crate) fn new(db: Weak<DbInner>, interval: Option<Duration>) -> Self {
         ErrorHandler {
             db,
             severity: Mutex::new(Severity::None),
@@ -128,13 +129,15 @@ impl ErrorHandler {
 
     /// Starts the retry loop unless it runs already.
     fn start_retries(&self) {
+        let Some(interval) = self.interval else {
+            return;
+        };
         let mut retry = self.retry.lock();
         if retry.as_ref().is_some_and(|h| !h.is_finished()) || *self.wake.stop.lock() {
             return;
         }
         let weak = self.db.clone();
         let wake = self.wake.clone();
-        let interval = self.interval;
         let spawned = std::thread::Builder::new()
             .name("solistore-recovery".into())
             .spawn(move || retry_loop(&weak, &wake, interval));

@@ -73,9 +73,10 @@ pub struct DbOptions {
     /// None is the real one. Tests put a `fs::fault::FaultFs` here.
     pub file_system: Option<Arc<dyn crate::fs::FileSystem>>,
     /// How long automatic recovery from a full disk waits between attempts (RocksDB's
-    /// `SstFileManager` retries every 5 seconds). Tests shorten it.
+    /// `SstFileManager` retries every 5 seconds); None turns automatic recovery off (only
+    /// `Db::resume` recovers; RocksDB's listeners can do the same). Tests set it.
     #[doc(hidden)]
-    pub bg_error_recovery_interval: std::time::Duration,
+    pub bg_error_recovery_interval: Option<std::time::Duration>,
 }
 
 impl DbOptions {
@@ -115,7 +116,7 @@ impl Default for DbOptions {
             write_dbid_to_manifest: false,
             write_buffer_manager: None,
             file_system: None,
-            bg_error_recovery_interval: std::time::Duration::from_secs(5),
+            bg_error_recovery_interval: Some(std::time::Duration::from_secs(5)),
         }
     }
 }
