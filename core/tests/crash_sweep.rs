@@ -16,7 +16,9 @@ mod fault_support;
 
 use std::time::Instant;
 
-use fault_support::{count_panics, panics, put, random_steps, run, verify, Op, Scenario, Step};
+use fault_support::{
+    count_panics, env_or, panics, put, random_steps, run, verify, Op, Scenario, Step,
+};
 use solistore::fs::fault::{CrashMode, FaultFs};
 use solistore::options::{ColumnFamilyOptions, DbOptions};
 
@@ -25,13 +27,6 @@ const MODES: [CrashMode; 3] = [
     CrashMode::TornUnsynced,
     CrashMode::KeepUnsynced,
 ];
-
-fn env_or(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
-}
 
 /// Workload length multiplier: 2 in CI, more in `make soak`.
 fn scale() -> usize {

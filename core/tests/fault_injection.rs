@@ -20,7 +20,9 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use fault_support::{count_panics, panics, put, random_steps, run, verify, Op, Scenario, Step};
+use fault_support::{
+    count_panics, env_or, panics, put, random_steps, run, verify, Op, Scenario, Step,
+};
 use solistore::db::Db;
 use solistore::fs::fault::{CrashMode, Fault, FaultError, FaultFs, OpKind};
 use solistore::fs::posix::PosixFs;
@@ -94,6 +96,18 @@ fn background_errors(db: &Db) -> u64 {
     db.property(&db.default_cf(), "rocksdb.background-errors")
         .and_then(|v| v.parse().ok())
         .expect("rocksdb.background-errors is known")
+}
+
+fn tables(fs: &Arc<FaultFs>) -> usize {
+    fs.list_dir(Path::new(PATH))
+        .expect("ls")
+        .iter()
+        .filter(|n| n.ends_with(".sst"))
+        .count()
+}
+
+fn get_in(db: &Db, cf: &solistore::db::ColumnFamilyHandle, key: &[u8]) -> Option<Vec<u8>> {
+    db.get(&ReadOptions::default(), cf, key).expect("get")
 }
 
 fn current_wal(fs: &Arc<FaultFs>) -> String {
@@ -217,11 +231,7 @@ fn full_disk_during_wal_write_is_recovered_at_run_time() {
     assert_keys(&db, "k", 10);
     assert_eq!(get(&db, "failed"), None, "an abandoned WAL was replayed");
     assert_eq!(get(&db, "after").as_deref(), Some("z"));
-    assert_eq!(
-        db.get(&ReadOptions::default(), &handles[1], b"in-a")
-            .expect("get"),
-        Some(b"1".to_vec())
-    );
+    assert_eq!(get_in(&db, &handles[1], b"in-a"), Some(b"1".to_vec()));
     db.close().expect("close");
 }
 
@@ -246,12 +256,7 @@ fn full_disk_during_flush_stops_writes_until_space_returns() {
     fs.set_no_space(false);
     db.resume().expect("recovers");
     assert_eq!(db.background_error(), None);
-    let tables = fs
-        .list_dir(Path::new(PATH))
-        .expect("ls")
-        .iter()
-        .filter(|n| n.ends_with(".sst"))
-        .count();
+    let tables = tables(&fs);
     assert_eq!(tables, 1, "recovery flushed the memtable into one table");
     put_keys(&db, "m", 4);
     db.flush(&db.default_cf(), true).expect("flush works again");
@@ -299,13 +304,7 @@ fn failed_flush_write_is_fatal_until_reopen() {
     assert_eq!(db.resume().expect_err("fatal"), err);
     assert_eq!(background_errors(&db), 1);
     assert_keys(&db, "k", 20);
-    assert!(
-        !fs.list_dir(Path::new(PATH))
-            .expect("ls")
-            .iter()
-            .any(|n| n.ends_with(".sst")),
-        "the partial table was removed"
-    );
+    assert_eq!(tables(&fs), 0, "the partial table was removed");
     let _ = db.close();
     drop(db);
     let db = open(&fs);
@@ -361,12 +360,7 @@ fn failed_compaction_write_is_fatal_and_loses_nothing() {
     assert!(!err.is_no_space(), "{err}");
     assert_eq!(db.background_error(), Some(err));
     assert_eq!(background_errors(&db), 1);
-    let tables = fs
-        .list_dir(Path::new(PATH))
-        .expect("ls")
-        .iter()
-        .filter(|n| n.ends_with(".sst"))
-        .count();
+    let tables = tables(&fs);
     assert_eq!(tables, 2, "the partial output was removed");
     for round in 0..2 {
         assert_keys(&db, &format!("r{round}-"), 10);
@@ -416,11 +410,7 @@ fn failed_manifest_write_is_recovered_by_a_new_manifest() {
     )
     .expect("reopen");
     assert_keys(&db, "k", 4);
-    assert_eq!(
-        db.get(&ReadOptions::default(), &handles[1], b"x")
-            .expect("get"),
-        Some(b"1".to_vec())
-    );
+    assert_eq!(get_in(&db, &handles[1], b"x"), Some(b"1".to_vec()));
     db.close().expect("close");
 }
 
@@ -477,11 +467,7 @@ fn read_only_file_system_gives_a_clean_open_error() {
     let (db, handles) =
         Db::open_cf_read_only(&opts, path, vec![("default".into(), cf_options())], false)
             .expect("a read-only open writes nothing");
-    assert_eq!(
-        db.get(&ReadOptions::default(), &handles[0], b"k")
-            .expect("get"),
-        Some(b"v".to_vec())
-    );
+    assert_eq!(get_in(&db, &handles[0], b"k"), Some(b"v".to_vec()));
     drop(db);
     fs.set_read_only(false);
     let db = Db::open(&opts, cf_options(), path).expect("writable again");
@@ -613,13 +599,6 @@ fn error_sweep_checkpoint() {
         steps,
         tweak: no_tweak,
     });
-}
-
-fn env_or(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
 }
 
 fn tiny_buffers(_: &mut DbOptions, cf: &mut ColumnFamilyOptions) {

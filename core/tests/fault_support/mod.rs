@@ -54,6 +54,14 @@ pub fn panics() -> usize {
     PANICS.load(Ordering::Relaxed)
 }
 
+/// The number in environment variable `name`, or `default`.
+pub fn env_or(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
+
 /// A small deterministic generator (xorshift64*), for random workloads.
 pub struct Rng(pub u64);
 
