@@ -17,7 +17,7 @@ mod fault_support;
 use std::time::Instant;
 
 use fault_support::{
-    count_panics, env_or, panics, put, random_steps, run, verify, Op, Scenario, Step,
+    count_panics, env_or, panics, put, random_steps, report, run, verify, Op, Scenario, Step,
 };
 use solistore::fs::fault::{CrashMode, FaultFs};
 use solistore::options::{ColumnFamilyOptions, DbOptions};
@@ -73,12 +73,12 @@ fn sweep(sc: &Scenario) {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert_eq!(panics(), 0, "{}: the engine panicked", sc.name);
-    println!(
+    report(&format!(
         "crash_sweep {}: {points} crash points ({reached} reached) x {} crash modes, all recovered, {:.1}s",
         sc.name,
         MODES.len(),
         started.elapsed().as_secs_f64()
-    );
+    ));
 }
 
 fn no_tweak(_: &mut DbOptions, _: &mut ColumnFamilyOptions) {}
@@ -339,7 +339,9 @@ fn tweak_for(seed: u64) -> fn(&mut DbOptions, &mut ColumnFamilyOptions) {
 fn sweep_random_workloads() {
     let count = env_or("SOLISTORE_SWEEP_RANDOM", 2);
     let first = env_or("SOLISTORE_SWEEP_SEED", 1);
-    println!("crash_sweep random: {count} workloads from seed {first} (SOLISTORE_SWEEP_SEED)");
+    report(&format!(
+        "crash_sweep random: {count} workloads from seed {first} (SOLISTORE_SWEEP_SEED)"
+    ));
     for seed in first..first + count {
         let name: &'static str = Box::leak(format!("random-{seed}").into_boxed_str());
         sweep(&Scenario {

@@ -21,7 +21,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use fault_support::{
-    count_panics, env_or, panics, put, random_steps, run, verify, Op, Scenario, Step,
+    count_panics, env_or, panics, put, random_steps, report, run, verify, Op, Scenario, Step,
 };
 use solistore::db::Db;
 use solistore::fs::fault::{CrashMode, Fault, FaultError, FaultFs, OpKind};
@@ -544,10 +544,10 @@ fn error_sweep(sc: &Scenario) {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert_eq!(panics(), 0, "{}: the engine panicked", sc.name);
-    println!(
+    report(&format!(
         "error_sweep {}: {total} operations failed one at a time, all recovered",
         sc.name
-    );
+    ));
 }
 
 fn no_tweak(_: &mut DbOptions, _: &mut ColumnFamilyOptions) {}
@@ -612,7 +612,9 @@ fn tiny_buffers(_: &mut DbOptions, cf: &mut ColumnFamilyOptions) {
 fn error_sweep_random_workloads() {
     let count = env_or("SOLISTORE_ERROR_SWEEP_RANDOM", 1);
     let first = env_or("SOLISTORE_SWEEP_SEED", 1);
-    println!("error_sweep random: {count} workloads from seed {first} (SOLISTORE_SWEEP_SEED)");
+    report(&format!(
+        "error_sweep random: {count} workloads from seed {first} (SOLISTORE_SWEEP_SEED)"
+    ));
     for seed in first..first + count {
         let name: &'static str = Box::leak(format!("random-{seed}").into_boxed_str());
         error_sweep(&Scenario {
@@ -725,5 +727,7 @@ fn recovery_from_a_full_disk_is_crash_safe_at_every_step() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert_eq!(panics(), 0);
-    println!("recovery crash sweep: {steps} crash points x 3 crash modes, all recovered");
+    report(&format!(
+        "recovery crash sweep: {steps} crash points x 3 crash modes, all recovered"
+    ));
 }

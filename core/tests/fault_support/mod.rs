@@ -54,6 +54,13 @@ pub fn panics() -> usize {
     PANICS.load(Ordering::Relaxed)
 }
 
+/// Writes a summary line straight to stderr: the test harness captures `println!` of passing
+/// tests, and CI logs should show the counts.
+pub fn report(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{line}");
+}
+
 /// The number in environment variable `name`, or `default`.
 pub fn env_or(name: &str, default: u64) -> u64 {
     std::env::var(name)
