@@ -7,7 +7,8 @@
 //! still holds the inner state.
 //!
 //! Stages live in sibling files: `open` (open, recovery, destroy, list column families),
-//! `write` (group commit), `read` (get, multi_get, iterators, snapshots), `column_family`.
+//! `write` (group commit), `read` (get, multi_get, iterators, snapshots), `column_family`,
+//! `error_handler` (background errors: what they stop, recovery from a full disk).
 
 mod background;
 mod checkpoint;
