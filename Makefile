@@ -4,6 +4,7 @@ PROFILE ?= release
 PREFIX ?= /usr/local
 PROPTEST_CASES ?= 256
 export PROPTEST_CASES
+SWEEP_SEED ?= $(shell date +%s)
 LIBDIR := target/$(PROFILE)
 LIB := $(LIBDIR)/libsolistore.so
 # The drop-in names live in their own directory: cargo puts target/<profile> on the
@@ -99,6 +100,9 @@ bench-smoke: build
 # Long runs: the 1,000-kill crash loop and deep property tests.
 soak:
 	SOLISTORE_CRASH_ITERATIONS=1000 PROPTEST_CASES=5000 $(CARGO) test --release -p solistore --test crash_loop_sigkill --test db_model
+	# The deep crash and error sweeps (docs/reliability.md); SWEEP_SEED=<printed seed> replays a run.
+	SOLISTORE_SWEEP_SCALE=4 SOLISTORE_SWEEP_RANDOM=200 SOLISTORE_ERROR_SWEEP_RANDOM=50 SOLISTORE_SWEEP_SEED=$(SWEEP_SEED) \
+	  $(CARGO) test --release -p solistore --test crash_sweep --test fault_injection -- --nocapture
 	HYPOTHESIS_EXAMPLES=500 SOLISTORE_LIB=$(CURDIR)/$(LIB) python3 -m pytest bindings-python/tests/test_differential.py -q
 
 install: build
