@@ -6218,8 +6218,8 @@ void rocksdb_options_set_blob_cache(rocksdb_options_t *opt, rocksdb_cache_t *blo
 
 /*
  Sets the rate limiter. Shared: the caller may destroy its handle right after (c_test
- does). NULL is ignored. solistore does not throttle I/O yet.
- solistore: stores value only
+ does). NULL is ignored. DBs opened with these options pace their flush and compaction
+ writes through it (one bucket for every DB sharing the limiter).
 
  # Safety
  `opt` must be NULL (ignored) or a live `rocksdb_options_t`; `limiter` NULL or live.
@@ -7330,8 +7330,7 @@ void rocksdb_options_set_manual_wal_flush(rocksdb_options_t *opt, unsigned char 
 unsigned char rocksdb_options_get_manual_wal_flush(rocksdb_options_t *opt);
 
 /*
- Sets `max_background_compactions`. solistore keeps the value (its getter returns it) but does not act on it yet.
- solistore: stores value only
+ Sets `max_background_compactions` (the engine's compaction slots (RocksDB's `GetBGJobLimits`); copied to the engine at open).
 
  # Safety
  `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
@@ -7348,8 +7347,7 @@ void rocksdb_options_set_max_background_compactions(rocksdb_options_t *options,
 int rocksdb_options_get_max_background_compactions(rocksdb_options_t *options);
 
 /*
- Sets `max_background_flushes`. solistore keeps the value (its getter returns it) but does not act on it yet.
- solistore: stores value only
+ Sets `max_background_flushes` (the engine's flush slots (RocksDB's `GetBGJobLimits`); copied to the engine at open).
 
  # Safety
  `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
@@ -7518,8 +7516,7 @@ void rocksdb_options_set_max_sequential_skip_in_iterations(rocksdb_options_t *op
 uint64_t rocksdb_options_get_max_sequential_skip_in_iterations(rocksdb_options_t *options);
 
 /*
- Sets `max_subcompactions`. solistore keeps the value (its getter returns it) but does not act on it yet.
- solistore: stores value only
+ Sets `max_subcompactions` (the engine splits L0 and manual compactions over this many threads; copied to the engine at open).
 
  # Safety
  `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
@@ -8536,7 +8533,6 @@ int rocksdb_universal_compaction_options_get_stop_style(rocksdb_universal_compac
 
 /*
  Creates a rate limiter for writes. Release with `rocksdb_ratelimiter_destroy`.
- solistore: stores value only
 
  # Safety
  No pointer arguments: always safe to call.
@@ -8547,7 +8543,6 @@ rocksdb_ratelimiter_t *rocksdb_ratelimiter_create(int64_t rate_bytes_per_sec,
 
 /*
  Creates an auto-tuned rate limiter for writes. Release with `rocksdb_ratelimiter_destroy`.
- solistore: stores value only
 
  # Safety
  No pointer arguments: always safe to call.
@@ -8559,7 +8554,6 @@ rocksdb_ratelimiter_t *rocksdb_ratelimiter_create_auto_tuned(int64_t rate_bytes_
 /*
  Creates a rate limiter with a mode (0 reads, 1 writes, 2 all I/O). Release with
  `rocksdb_ratelimiter_destroy`.
- solistore: stores value only
 
  # Safety
  No pointer arguments: always safe to call.

@@ -142,7 +142,7 @@ impl DbInner {
         let mut iter = MergingIterator::new(children, cfd.icmp.clone());
         let path = filename::table_file(&self.path, number);
         let opts = self.table_builder_options(cfd, 0);
-        let mut builder = TableBuilder::new(opts, self.fs.new_writable(&path)?)?;
+        let mut builder = TableBuilder::new(opts, self.new_table_writer(&path)?)?;
         iter.seek_to_first();
         while iter.valid() {
             let key = iter.key();
@@ -167,21 +167,10 @@ impl DbInner {
         // The builder leaves syncing to us: make the table durable before the MANIFEST
         // names it.
         self.fs.reopen_writable(&path)?.sync()?;
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_secs())
-            .unwrap_or(0);
-        Ok(Some(FileMetaData {
-            number,
-            file_size: info.file_size,
-            smallest: info.smallest,
-            largest: info.largest,
-            smallest_seqno: info.smallest_seqno,
-            largest_seqno: info.largest_seqno,
-            oldest_ancester_time: now,
-            file_creation_time: now,
-            ..Default::default()
-        }))
+        self.stats
+            .flush_write_bytes
+            .fetch_add(info.file_size, Ordering::Relaxed);
+        Ok(Some(super::table_file::new_table_meta(number, info)))
     }
 
     /// Table options for a file of `cfd` written at `level`.

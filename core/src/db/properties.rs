@@ -32,7 +32,8 @@ pub(crate) fn property(db: &DbInner, cf: &ColumnFamilyHandle, name: &str) -> Opt
         "rocksdb.num-immutable-mem-table" => int(sv.imms.len() as u64),
         "rocksdb.num-immutable-mem-table-flushed" => int(0),
         "rocksdb.mem-table-flush-pending" => int(u64::from(!sv.imms.is_empty())),
-        "rocksdb.num-running-flushes" | "rocksdb.num-running-compactions" => int(0),
+        "rocksdb.num-running-flushes" => int(db.background.running().0 as u64),
+        "rocksdb.num-running-compactions" => int(db.num_running_compactions() as u64),
         "rocksdb.estimate-num-keys" => {
             let mut entries: u64 = mems().map(|m| m.num_entries()).sum();
             let mut deletes: u64 = mems().map(|m| m.num_deletes()).sum();

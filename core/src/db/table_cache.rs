@@ -70,6 +70,8 @@ pub(crate) struct TableCache {
     prefixes: Mutex<Vec<(Arc<LruCache>, u64)>>,
     /// Block cache hits, misses and inserts of this DB's tables.
     tickers: Arc<BlockCacheTickers>,
+    /// Tables opened so far (each open reads the footer, index and metadata).
+    opens: std::sync::atomic::AtomicU64,
 }
 
 impl TableCache {
@@ -79,6 +81,7 @@ impl TableCache {
             tables: Mutex::new(HashMap::new()),
             prefixes: Mutex::new(Vec::new()),
             tickers: Arc::default(),
+            opens: Default::default(),
         }
     }
 
@@ -110,6 +113,8 @@ impl TableCache {
             return Ok(t.clone());
         }
         let path = filename::table_file(&self.db_path, f.number);
+        self.opens
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let file = Arc::new(PosixRandomAccessFile::open(&path)?);
         let block_cache = options.block_cache().cloned();
         let cache_prefix = block_cache.as_ref().map_or(0, |c| self.prefix_for(c));
@@ -133,6 +138,11 @@ impl TableCache {
             Some(&factory),
         )?);
         Ok(self.tables.lock().entry(f.number).or_insert(table).clone())
+    }
+
+    /// Tables opened so far.
+    pub(crate) fn opens(&self) -> u64 {
+        self.opens.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Forgets a table whose file is obsolete.

@@ -264,10 +264,14 @@ impl DbInner {
                 let imms = cfd.imms.lock().len();
                 let l0 = cfd.super_version().version.num_files(0);
                 let max_imms = usize::try_from(o.max_write_buffer_number.max(2) - 1).unwrap_or(1);
-                stop |= imms >= max_imms
-                    || l0 >= usize::try_from(o.level0_stop_writes_trigger).unwrap_or(usize::MAX);
-                slow |=
-                    l0 >= usize::try_from(o.level0_slowdown_writes_trigger).unwrap_or(usize::MAX);
+                stop |= imms >= max_imms;
+                // As RocksDB: level 0 triggers apply only while compactions can drain it.
+                if !o.disable_auto_compactions {
+                    stop |=
+                        l0 >= usize::try_from(o.level0_stop_writes_trigger).unwrap_or(usize::MAX);
+                    slow |= l0
+                        >= usize::try_from(o.level0_slowdown_writes_trigger).unwrap_or(usize::MAX);
+                }
             }
             if let Some(err) = self.bg_error.lock().clone() {
                 return Err(err);
