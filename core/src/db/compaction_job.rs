@@ -567,3 +567,76 @@ impl<'a> Outputs<'a> {
         Ok(self.done)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::key::BytewiseComparator;
+
+    fn files(list: &[(&str, u64)]) -> Vec<(Vec<u8>, u64)> {
+        list.iter()
+            .map(|(k, s)| (k.as_bytes().to_vec(), *s))
+            .collect()
+    }
+
+    #[test]
+    fn boundaries_balance_bytes_and_never_cut_at_the_last_key() {
+        let c = BytewiseComparator;
+        let f = files(&[("d", 10), ("b", 10), ("h", 10), ("f", 10)]);
+        // Sorted by key: b d f h; two ranges of 20 bytes each: cut after d.
+        assert_eq!(subcompaction_boundaries(&f, 2, &c), vec![b"d\0".to_vec()]);
+        assert_eq!(
+            subcompaction_boundaries(&f, 4, &c),
+            vec![b"b\0".to_vec(), b"d\0".to_vec(), b"f\0".to_vec()]
+        );
+        // Asking for more ranges than files gives one range per file at most.
+        assert_eq!(subcompaction_boundaries(&f, 9, &c).len(), 3);
+        assert!(subcompaction_boundaries(&f, 1, &c).is_empty());
+        assert!(subcompaction_boundaries(&f[..1], 4, &c).is_empty());
+        // Equal largest keys (the same key range in two levels) give one cut, not two.
+        let f = files(&[("m", 10), ("m", 10), ("z", 1)]);
+        assert_eq!(subcompaction_boundaries(&f, 3, &c), vec![b"m\0".to_vec()]);
+    }
+
+    fn meta(lo: &str, hi: &str, seqs: (u64, u64)) -> FileMetaData {
+        let mut smallest = Vec::new();
+        append_internal_key(&mut smallest, lo.as_bytes(), seqs.0, ValueType::Value);
+        let mut largest = Vec::new();
+        append_internal_key(&mut largest, hi.as_bytes(), seqs.1, ValueType::Value);
+        FileMetaData {
+            smallest,
+            largest,
+            smallest_seqno: seqs.0,
+            largest_seqno: seqs.1,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn coverage_needs_range_seq_and_no_snapshot_between() {
+        let c = BytewiseComparator;
+        let t = |s: &str, e: &str, seq| RangeTombstone {
+            start: s.as_bytes().to_vec(),
+            end: e.as_bytes().to_vec(),
+            seq,
+        };
+        let f = meta("c", "m", (10, 20));
+        assert!(covered_by_tombstone(&f, &[t("a", "z", 30)], &[], &c));
+        assert!(covered_by_tombstone(&f, &[t("c", "n", 30)], &[], &c));
+        // The end is exclusive: a tombstone ending at the file's largest key misses it.
+        assert!(!covered_by_tombstone(&f, &[t("a", "m", 30)], &[], &c));
+        assert!(!covered_by_tombstone(&f, &[t("d", "z", 30)], &[], &c));
+        // Not newer than every key of the file.
+        assert!(!covered_by_tombstone(&f, &[t("a", "z", 20)], &[], &c));
+        // A snapshot between the file's keys and the tombstone still reads the file.
+        assert!(!covered_by_tombstone(&f, &[t("a", "z", 30)], &[15], &c));
+        assert!(!covered_by_tombstone(&f, &[t("a", "z", 30)], &[25], &c));
+        // Snapshots older than the file, or at/after the tombstone, do not.
+        assert!(covered_by_tombstone(
+            &f,
+            &[t("a", "z", 30)],
+            &[5, 30, 40],
+            &c
+        ));
+    }
+}
