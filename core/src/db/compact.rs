@@ -301,6 +301,21 @@ impl DbInner {
         inputs: Vec<(usize, Arc<FileMetaData>)>,
     ) -> Result<()> {
         let mut vs = self.versions.lock();
+        if cfd.is_dropped() {
+            // Dropped while the compaction ran (drops happen under `versions`): its outputs
+            // are in no version.
+            drop(vs);
+            let inputs: std::collections::HashSet<u64> =
+                inputs.iter().map(|(_, f)| f.number).collect();
+            for (_, f) in &edit.new_files {
+                if !inputs.contains(&f.number) {
+                    let _ = self
+                        .fs
+                        .remove_file(&filename::table_file(&self.path, f.number));
+                }
+            }
+            return Ok(());
+        }
         self.sync_last_sequence(&mut vs);
         vs.log_and_apply(edit.clone())?;
         let sv = cfd.super_version();

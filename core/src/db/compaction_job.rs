@@ -137,19 +137,19 @@ impl DbInner {
         let snapshots = self.snapshots.all();
         let earliest = snapshots.first().copied().unwrap_or(MAX_SEQUENCE_NUMBER);
         // Newest first, so that a tombstone is known before the files it may cover.
-        let mut order: Vec<&Arc<FileMetaData>> = inputs.iter().map(|(_, f)| f).collect();
-        order.sort_by_key(|f| std::cmp::Reverse(f.largest_seqno));
+        let mut order: Vec<&(usize, Arc<FileMetaData>)> = inputs.iter().collect();
+        order.sort_by_key(|(_, f)| std::cmp::Reverse(f.largest_seqno));
         let mut tables: Vec<Arc<Table>> = Vec::new();
         let mut tombstones: Vec<RangeTombstone> = Vec::new();
         let mut read_files: Vec<(Vec<u8>, u64)> = Vec::new();
-        for f in order {
+        for (level, f) in order {
             if covered_by_tombstone(f, &tombstones, &snapshots, ucmp.as_ref()) {
                 self.stats
                     .files_dropped_by_range_tombstone
                     .fetch_add(1, AtomicOrdering::Relaxed);
                 continue;
             }
-            let table = self.table_cache.get(f, &cfd.options)?;
+            let table = self.table_cache.get(f, *level, &cfd.options)?;
             tombstones.extend(table.range_tombstones().iter().cloned());
             self.stats
                 .compact_read_bytes

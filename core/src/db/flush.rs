@@ -100,6 +100,17 @@ impl DbInner {
         let meta = self.write_level0_table(cfd, &batch, number)?;
         let next_log_number = batch.last().map(|i| i.next_log_number).unwrap_or(0);
         let mut vs = self.versions.lock();
+        if cfd.is_dropped() {
+            // Dropped while the table was written (drops happen under `versions`): the
+            // family's data is gone, and so is the table.
+            drop(vs);
+            if let Some(meta) = meta {
+                let _ = self
+                    .fs
+                    .remove_file(&filename::table_file(&self.path, meta.number));
+            }
+            return Ok(());
+        }
         let mut edit = VersionEdit {
             column_family: cfd.id,
             log_number: Some(next_log_number),

@@ -37,8 +37,8 @@ pub(crate) fn property(db: &DbInner, cf: &ColumnFamilyHandle, name: &str) -> Opt
         "rocksdb.estimate-num-keys" => {
             let mut entries: u64 = mems().map(|m| m.num_entries()).sum();
             let mut deletes: u64 = mems().map(|m| m.num_deletes()).sum();
-            for (_, f) in version.all_files() {
-                if let Ok(t) = db.table_cache.get(f, &cfd.options) {
+            for (level, f) in version.all_files() {
+                if let Ok(t) = db.table_cache.get(f, level, &cfd.options) {
                     entries += t.properties().num_entries;
                     deletes += t.properties().num_deletions;
                 }

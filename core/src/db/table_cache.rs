@@ -36,6 +36,7 @@ pub(crate) trait TableOpenOptions {
     fn comparator(&self) -> &Arc<dyn Comparator>;
     fn block_cache(&self) -> Option<&Arc<LruCache>>;
     fn cache_index_and_filter_blocks(&self) -> bool;
+    fn pin_l0_filter_and_index_blocks_in_cache(&self) -> bool;
 }
 
 impl TableOpenOptions for ColumnFamilyOptions {
@@ -48,6 +49,9 @@ impl TableOpenOptions for ColumnFamilyOptions {
     fn cache_index_and_filter_blocks(&self) -> bool {
         self.cache_index_and_filter_blocks
     }
+    fn pin_l0_filter_and_index_blocks_in_cache(&self) -> bool {
+        self.pin_l0_filter_and_index_blocks_in_cache
+    }
 }
 
 impl TableOpenOptions for Arc<dyn Comparator> {
@@ -58,6 +62,9 @@ impl TableOpenOptions for Arc<dyn Comparator> {
         None
     }
     fn cache_index_and_filter_blocks(&self) -> bool {
+        false
+    }
+    fn pin_l0_filter_and_index_blocks_in_cache(&self) -> bool {
         false
     }
 }
@@ -102,11 +109,14 @@ impl TableCache {
         self.tickers.snapshot()
     }
 
-    /// The reader of `f`, opening it on first use with `options` (a column family's
-    /// options, or only its comparator for a table read without the block cache).
+    /// The reader of `f`, a table of `level`, opening it on first use with `options` (a
+    /// column family's options, or only its comparator for a table read without the block
+    /// cache). The level decides whether its index and filter blocks are pinned
+    /// (`pin_l0_filter_and_index_blocks_in_cache`).
     pub(crate) fn get(
         &self,
         f: &FileMetaData,
+        level: usize,
         options: &impl TableOpenOptions,
     ) -> Result<Arc<Table>> {
         if let Some(t) = self.tables.lock().get(&f.number) {
@@ -127,7 +137,8 @@ impl TableCache {
             cache_prefix,
             fill_cache: true,
             cache_index_and_filter_blocks: options.cache_index_and_filter_blocks(),
-            pin_l0_filter_and_index_blocks_in_cache: false,
+            pin_index_and_filter_blocks: level == 0
+                && options.pin_l0_filter_and_index_blocks_in_cache(),
             block_cache_tickers: Some(Arc::clone(&self.tickers)),
         };
         let factory = |block: &[u8]| crate::sst::filter::reader_for(block);

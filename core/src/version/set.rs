@@ -337,6 +337,15 @@ impl VersionSet {
     /// Appends `edit` to the MANIFEST, syncs it, and applies it. When the MANIFEST is
     /// larger than `max_manifest_file_size`, the edit starts a new one instead.
     pub fn log_and_apply(&mut self, mut edit: VersionEdit) -> Result<()> {
+        // Never log a record that recovery would refuse.
+        if edit.column_family_add.is_none()
+            && !self.column_families.contains_key(&edit.column_family)
+        {
+            return Err(Error::invalid_argument(format!(
+                "Column family {} does not exist",
+                edit.column_family
+            )));
+        }
         if self.manifest.is_some() && self.manifest_file_size() > self.max_manifest_file_size {
             self.write_snapshot_manifest(edit)?;
             self.manifest_rolls += 1;
