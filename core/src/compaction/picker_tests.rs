@@ -316,6 +316,57 @@ fn being_compacted_files_are_skipped() {
     );
 }
 
+/// The worked example of docs/design/compaction.md section 6: three picks in a row, each
+/// seeing the earlier ones as running.
+#[test]
+fn worked_concurrent_example() {
+    let mut lv = levels(7);
+    for n in (1..=4).rev() {
+        lv[0].push(file(20 + n, 0, 40, MIB));
+    }
+    lv[1] = vec![
+        file(1, 0, 10, 100 * MIB),
+        file(2, 20, 30, 100 * MIB),
+        file(3, 50, 60, 100 * MIB),
+        file(4, 70, 80, 100 * MIB),
+        file(10, 90, 99, 100 * MIB),
+    ];
+    lv[2] = vec![file(5, 0, 30, 10 * MIB), file(6, 50, 99, 10 * MIB)];
+    let mut v = LevelsSummary::new(lv);
+    let start = |v: &mut LevelsSummary, t: &CompactionTask| {
+        let range = task_range(v, t);
+        for (level, numbers) in &t.inputs {
+            for f in v.levels[*level].iter_mut() {
+                f.being_compacted |= numbers.contains(&f.number);
+            }
+        }
+        v.running.push(RunningCompaction {
+            output_level: t.output_level,
+            smallest: range.0,
+            largest: range.1,
+        });
+    };
+    let scores = compaction_scores(&v, &opts());
+    assert_eq!(scores[0].0, 1);
+    assert!(close(scores[0].1, 500.0 / 256.0));
+    assert!(close(score_of(&scores, 0), 1.0));
+    let first = pick(&v, &opts(), &CMP).expect("thread 1");
+    assert_eq!(first.inputs, vec![(1, vec![1, 2]), (2, vec![5])]);
+    start(&mut v, &first);
+    assert!(close(
+        score_of(&compaction_scores(&v, &opts()), 1),
+        300.0 / 256.0
+    ));
+    let second = pick(&v, &opts(), &CMP).expect("thread 2");
+    assert_eq!(second.inputs, vec![(1, vec![3, 4, 10]), (2, vec![6])]);
+    start(&mut v, &second);
+    assert_eq!(
+        pick(&v, &opts(), &CMP),
+        None,
+        "thread 3: L0 -> L1 is blocked"
+    );
+}
+
 #[test]
 fn running_compaction_ranges_are_respected() {
     let mut lv = levels(7);
