@@ -11,7 +11,9 @@
 //! - a table wholly covered by a newer range tombstone is dropped without being opened, and
 //!   is read when a snapshot still needs it;
 //! - the rate limiter bounds flush and compaction write bytes per second, also for two DBs
-//!   sharing one limiter.
+//!   sharing one limiter;
+//! - `rocksdb.estimate-pending-compaction-bytes` follows RocksDB's estimate, and a write past
+//!   `hard_pending_compaction_bytes_limit` waits until compaction has caught up.
 //!
 //! The RocksDB parts are skipped (with a message) when the tools are missing, unless
 //! `SOLISTORE_REQUIRE_ROCKSDB=1` (set by CI).
@@ -457,5 +459,59 @@ fn the_rate_limiter_bounds_write_bytes_per_second() {
     assert!(
         rate >= RATE as f64 * 0.2,
         "{rate:.0} B/s is far below the limit"
+    );
+}
+
+/// `rocksdb.estimate-pending-compaction-bytes` follows RocksDB's estimate, and a write past
+/// `hard_pending_compaction_bytes_limit` waits until compactions have caught up (a slow rate
+/// limiter makes the compaction take about a second, so without the stall the write would
+/// return long before it ends).
+#[test]
+fn pending_compaction_bytes_stall_writes_until_compaction_catches_up() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let off = ColumnFamilyOptions {
+        disable_auto_compactions: true,
+        ..small_cf()
+    };
+    {
+        let (db, h) = open_cfs(dir.path(), &DbOptions::default(), &off, &["default"]);
+        load(&db, &h[0], 0, 4000, 1000);
+        let l0: u64 = db.live_files().iter().map(|f| f.2.file_size).sum();
+        // L0 reached its trigger: all of L0 plus the (empty) base level is pending.
+        let pending = db.property(&h[0], "rocksdb.estimate-pending-compaction-bytes");
+        assert_eq!(pending, Some(l0.to_string()));
+        db.close().expect("close");
+    }
+    let limiter = Arc::new(RateLimiter::new(
+        1 << 20,
+        50_000,
+        10,
+        RateLimiterMode::WritesOnly,
+        false,
+    ));
+    let opts = DbOptions {
+        rate_limiter: Some(limiter),
+        ..DbOptions::default()
+    };
+    let cf = ColumnFamilyOptions {
+        hard_pending_compaction_bytes_limit: 1,
+        ..small_cf()
+    };
+    let (db, h) = open_cfs(dir.path(), &opts, &cf, &["default"]);
+    db.put(&WriteOptions::default(), &h[0], b"after", b"stall")
+        .expect("put");
+    assert_eq!(
+        db.property(&h[0], "rocksdb.num-files-at-level0").as_deref(),
+        Some("0"),
+        "the write returned only once L0 was compacted"
+    );
+    assert_eq!(
+        db.property(&h[0], "rocksdb.estimate-pending-compaction-bytes")
+            .as_deref(),
+        Some("0")
+    );
+    assert_eq!(
+        db.property(&h[0], "rocksdb.is-write-stopped").as_deref(),
+        Some("0")
     );
 }

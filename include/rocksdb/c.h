@@ -7105,14 +7105,12 @@ void rocksdb_options_set_experimental_mempurge_threshold(rocksdb_options_t *opti
 double rocksdb_options_get_experimental_mempurge_threshold(rocksdb_options_t *options);
 
 /*
- Sets `hard_pending_compaction_bytes_limit`. solistore keeps the value (its getter returns it) but does not act on it yet.
- solistore: stores value only
+ Sets `hard_pending_compaction_bytes_limit` (a write stall trigger; copied to the engine at open).
 
  # Safety
  `opt` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
  */
-void rocksdb_options_set_hard_pending_compaction_bytes_limit(rocksdb_options_t *opt,
-                                                             size_t v);
+void rocksdb_options_set_hard_pending_compaction_bytes_limit(rocksdb_options_t *opt, size_t v);
 
 /*
  Returns `hard_pending_compaction_bytes_limit` as last set, or RocksDB's default. 0 for a NULL `opt`.
@@ -7910,14 +7908,12 @@ void rocksdb_options_set_skip_stats_update_on_db_open(rocksdb_options_t *opt,
 unsigned char rocksdb_options_get_skip_stats_update_on_db_open(rocksdb_options_t *opt);
 
 /*
- Sets `soft_pending_compaction_bytes_limit`. solistore keeps the value (its getter returns it) but does not act on it yet.
- solistore: stores value only
+ Sets `soft_pending_compaction_bytes_limit` (a write stall trigger; copied to the engine at open).
 
  # Safety
  `opt` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
  */
-void rocksdb_options_set_soft_pending_compaction_bytes_limit(rocksdb_options_t *opt,
-                                                             size_t v);
+void rocksdb_options_set_soft_pending_compaction_bytes_limit(rocksdb_options_t *opt, size_t v);
 
 /*
  Returns `soft_pending_compaction_bytes_limit` as last set, or RocksDB's default. 0 for a NULL `opt`.

@@ -1241,8 +1241,7 @@ pub unsafe extern "C" fn rocksdb_options_get_experimental_mempurge_threshold(
     }
 }
 
-/// Sets `hard_pending_compaction_bytes_limit`. solistore keeps the value (its getter returns it) but does not act on it yet.
-/// solistore: stores value only
+/// Sets `hard_pending_compaction_bytes_limit` (a write stall trigger; copied to the engine at open).
 ///
 /// # Safety
 /// `opt` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
@@ -2893,8 +2892,7 @@ pub unsafe extern "C" fn rocksdb_options_get_skip_stats_update_on_db_open(
     }
 }
 
-/// Sets `soft_pending_compaction_bytes_limit`. solistore keeps the value (its getter returns it) but does not act on it yet.
-/// solistore: stores value only
+/// Sets `soft_pending_compaction_bytes_limit` (a write stall trigger; copied to the engine at open).
 ///
 /// # Safety
 /// `opt` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.

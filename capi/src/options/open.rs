@@ -113,6 +113,8 @@ impl rocksdb_options_t {
                 })
             };
         }
+        cf.soft_pending_compaction_bytes_limit = s.soft_pending_compaction_bytes_limit as u64;
+        cf.hard_pending_compaction_bytes_limit = s.hard_pending_compaction_bytes_limit as u64;
         cf.compaction_filter = s
             .compaction_filter
             .clone()

@@ -316,6 +316,35 @@ fn being_compacted_files_are_skipped() {
     );
 }
 
+#[test]
+fn pending_compaction_bytes_follow_rocksdb() {
+    let mut lv = levels(7);
+    let v = LevelsSummary::new(lv.clone());
+    assert_eq!(estimate_pending_compaction_bytes(&v, &opts()), 0);
+    // Three L0 files: below the trigger, nothing pending.
+    for n in 1..=3 {
+        lv[0].push(file(n, 0, 100, 10 * MIB));
+    }
+    lv[1] = vec![file(10, 0, 100, 100 * MIB)];
+    let v = LevelsSummary::new(lv.clone());
+    assert_eq!(estimate_pending_compaction_bytes(&v, &opts()), 0);
+    // The fourth triggers L0: all of L0 plus L1 (140 MiB, under L1's 256 MiB target).
+    lv[0].insert(0, file(4, 0, 100, 10 * MIB));
+    let v = LevelsSummary::new(lv.clone());
+    assert_eq!(
+        estimate_pending_compaction_bytes(&v, &opts()),
+        40 * MIB + 100 * MIB
+    );
+    // L1 at 300 MiB, L2 at 600 MiB: L0 makes L1 340 MiB, 84 MiB over; the fan-out into L2 is
+    // 600 / 340 + 1.
+    lv[1][0].size = 300 * MIB;
+    lv[2] = vec![file(11, 0, 100, 600 * MIB)];
+    let v = LevelsSummary::new(lv.clone());
+    let excess = 84 * MIB;
+    let expected = 40 * MIB + 300 * MIB + (excess as f64 * (600.0 / 340.0 + 1.0)) as u64;
+    assert_eq!(estimate_pending_compaction_bytes(&v, &opts()), expected);
+}
+
 /// The worked example of docs/design/compaction.md section 6: three picks in a row, each
 /// seeing the earlier ones as running.
 #[test]

@@ -99,6 +99,8 @@ pub(crate) struct DbInner {
     pub(crate) charged_memory: Mutex<usize>,
     /// While non-zero (a checkpoint is copying files), no WAL or table file is deleted.
     pub(crate) deletions_disabled: std::sync::atomic::AtomicUsize,
+    /// True while the write leader is stopped by a write stall (`rocksdb.is-write-stopped`).
+    pub(crate) write_stopped: AtomicBool,
     /// Set by a write with `disable_wal`: such data must be flushed at close.
     pub(crate) unlogged_writes: AtomicBool,
     pub(crate) background: background::Background,

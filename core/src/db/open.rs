@@ -196,6 +196,7 @@ pub(crate) fn open(
         compactions_done: Default::default(),
         obsolete_tables: Mutex::new(Vec::new()),
         unlogged_writes: AtomicBool::new(false),
+        write_stopped: AtomicBool::new(false),
         write_buffer_manager: opts.write_buffer_manager.clone().or_else(|| {
             usize::try_from(opts.db_write_buffer_size)
                 .ok()

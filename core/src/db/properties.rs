@@ -49,7 +49,8 @@ pub(crate) fn property(db: &DbInner, cf: &ColumnFamilyHandle, name: &str) -> Opt
         "rocksdb.oldest-snapshot-time" => int(db.snapshots.oldest_time()),
         "rocksdb.oldest-snapshot-sequence" => int(db.snapshots.oldest().unwrap_or(0)),
         "rocksdb.background-errors" => int(u64::from(db.bg_error.lock().is_some())),
-        "rocksdb.is-write-stopped" | "rocksdb.actual-delayed-write-rate" => int(0),
+        "rocksdb.is-write-stopped" => int(u64::from(db.write_stopped.load(Ordering::Relaxed))),
+        "rocksdb.actual-delayed-write-rate" => int(0),
         "rocksdb.compaction-pending" => {
             let o = PickerOptions::from_cf_options(&cfd.options);
             let pending = compaction_scores(&summarize(version), &o)
@@ -57,7 +58,7 @@ pub(crate) fn property(db: &DbInner, cf: &ColumnFamilyHandle, name: &str) -> Opt
                 .is_some_and(|(_, s)| *s >= 1.0);
             int(u64::from(pending && !cfd.options.disable_auto_compactions))
         }
-        "rocksdb.estimate-pending-compaction-bytes" => int(0),
+        "rocksdb.estimate-pending-compaction-bytes" => int(cfd.pending_compaction_bytes()),
         "rocksdb.total-sst-files-size"
         | "rocksdb.live-sst-files-size"
         | "rocksdb.estimate-live-data-size" => int(version.total_bytes()),

@@ -140,6 +140,10 @@ pub struct ColumnFamilyOptions {
     pub level0_file_num_compaction_trigger: i32,
     pub level0_slowdown_writes_trigger: i32,
     pub level0_stop_writes_trigger: i32,
+    /// Writes slow down once compactions are this many bytes behind (0: never).
+    pub soft_pending_compaction_bytes_limit: u64,
+    /// Writes stop once compactions are this many bytes behind (0: never).
+    pub hard_pending_compaction_bytes_limit: u64,
     pub target_file_size_base: u64,
     pub target_file_size_multiplier: i32,
     pub max_bytes_for_level_base: u64,
@@ -184,6 +188,8 @@ impl Default for ColumnFamilyOptions {
             level0_file_num_compaction_trigger: 4,
             level0_slowdown_writes_trigger: 20,
             level0_stop_writes_trigger: 36,
+            soft_pending_compaction_bytes_limit: 64 << 30,
+            hard_pending_compaction_bytes_limit: 256 << 30,
             target_file_size_base: 64 << 20,
             target_file_size_multiplier: 1,
             max_bytes_for_level_base: 256 << 20,
