@@ -2,7 +2,8 @@
 //! The compaction machinery beyond the policy, observed through counters and files (not
 //! timing, except where the rate itself is the behaviour):
 //! - several compactions run at once when slots allow (`max_background_jobs`), and only one
-//!   when they do not (`Stats::max_running_compactions`);
+//!   when they do not (`Stats::max_running_compactions`); automatic L0 compactions split
+//!   into subcompactions;
 //! - a subcompacted manual compaction (`max_subcompactions`) splits into several ranges, its
 //!   outputs do not overlap, every key reads back, and RocksDB 7.8.3's `ldb scan` and
 //!   `sst_dump --command=check` accept the result;
@@ -101,6 +102,19 @@ fn open_cfs(
     .expect("open")
 }
 
+/// Writes keys `0..n` into `cf` in `flushes` interleaved passes (every pass spans the whole
+/// range, so the level 0 files overlap and compacting them rewrites them), flushing after
+/// each.
+fn load_overlapping(db: &Db, cf: &solistore::db::ColumnFamilyHandle, n: u64, flushes: u64) {
+    let wo = WriteOptions::default();
+    for pass in 0..flushes {
+        for i in (pass..n).step_by(flushes as usize) {
+            db.put(&wo, cf, &key(i), &value(i, 200)).expect("put");
+        }
+        db.flush(cf, true).expect("flush");
+    }
+}
+
 /// Writes `n` keys from `from` into `cf` and flushes after every `per_flush`.
 fn load(db: &Db, cf: &solistore::db::ColumnFamilyHandle, from: u64, n: u64, per_flush: u64) {
     let wo = WriteOptions::default();
@@ -119,15 +133,17 @@ fn load(db: &Db, cf: &solistore::db::ColumnFamilyHandle, from: u64, n: u64, per_
 fn concurrent_case(jobs: i32) -> u64 {
     let dir = tempfile::tempdir().expect("tempdir");
     let names = ["default", "a", "b"];
+    // One memtable per pass: four overlapping L0 files per family, the trigger.
     let off = ColumnFamilyOptions {
         disable_auto_compactions: true,
+        write_buffer_size: 4 << 20,
         ..small_cf()
     };
     {
         let (db, h) = open_cfs(dir.path(), &DbOptions::default(), &off, &names);
         for cf in &h {
-            load(&db, cf, 0, 4000, 1000);
-            assert!(db.live_files().iter().filter(|f| f.0 == cf.id()).count() >= 4);
+            load_overlapping(&db, cf, 4000, 4);
+            assert_eq!(db.live_files().iter().filter(|f| f.0 == cf.id()).count(), 4);
         }
         db.close().expect("close");
     }
@@ -140,6 +156,7 @@ fn concurrent_case(jobs: i32) -> u64 {
     ));
     let opts = DbOptions {
         max_background_jobs: jobs,
+        max_subcompactions: 2,
         rate_limiter: Some(limiter),
         ..DbOptions::default()
     };
@@ -158,8 +175,14 @@ fn concurrent_case(jobs: i32) -> u64 {
             );
         }
     }
-    assert!(db.stats().compactions.load(Ordering::Relaxed) >= 3);
-    db.stats().max_running_compactions.load(Ordering::Relaxed)
+    let s = db.stats();
+    assert!(s.compactions.load(Ordering::Relaxed) >= 3);
+    // Every L0 -> L1 merge (about 800 KiB of input, 64 KiB target files) splits in two.
+    assert!(
+        s.subcompactions.load(Ordering::Relaxed) >= 6,
+        "automatic subcompactions"
+    );
+    s.max_running_compactions.load(Ordering::Relaxed)
 }
 
 #[test]
@@ -471,11 +494,13 @@ fn pending_compaction_bytes_stall_writes_until_compaction_catches_up() {
     let dir = tempfile::tempdir().expect("tempdir");
     let off = ColumnFamilyOptions {
         disable_auto_compactions: true,
+        write_buffer_size: 4 << 20,
         ..small_cf()
     };
     {
         let (db, h) = open_cfs(dir.path(), &DbOptions::default(), &off, &["default"]);
-        load(&db, &h[0], 0, 4000, 1000);
+        load_overlapping(&db, &h[0], 4000, 4);
+        assert_eq!(db.live_files().len(), 4);
         let l0: u64 = db.live_files().iter().map(|f| f.2.file_size).sum();
         // L0 reached its trigger: all of L0 plus the (empty) base level is pending.
         let pending = db.property(&h[0], "rocksdb.estimate-pending-compaction-bytes");

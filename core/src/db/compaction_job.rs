@@ -53,6 +53,9 @@ use crate::sst::builder::{TableBuilder, TableInfo};
 use crate::sst::reader::Table;
 use crate::version::edit::FileMetaData;
 
+/// A user key and the input bytes at or below it (see [`subcompaction_boundaries`]).
+type Anchor = (Vec<u8>, u64);
+
 /// RocksDB's `min_file_fill_percent` in `GenSubcompactionBoundaries`: a range should fill at
 /// least this share of an output file.
 const MIN_FILE_FILL: f64 = 0.8;
@@ -87,18 +90,19 @@ fn covered_by_tombstone(
     })
 }
 
-/// Up to `max - 1` user keys that cut the inputs into ranges of similar input bytes: each
-/// file's bytes are counted at its largest key, and a cut is placed once a range holds its
-/// share. A cut key starts the next range.
+/// Up to `max - 1` user keys that cut the inputs into ranges of similar input bytes.
+/// `anchors` are (user key, bytes) pairs: every byte counted at a key belongs to entries at
+/// or below it (data blocks at their index separators, or whole files at their largest
+/// keys). A cut is placed once a range holds its share; a cut key starts the next range.
 pub(crate) fn subcompaction_boundaries(
-    files: &[(Vec<u8>, u64)],
+    anchors: &[Anchor],
     max: usize,
     ucmp: &dyn Comparator,
 ) -> Vec<Vec<u8>> {
-    if max < 2 || files.len() < 2 {
+    if max < 2 || anchors.len() < 2 {
         return Vec::new();
     }
-    let mut by_key: Vec<&(Vec<u8>, u64)> = files.iter().collect();
+    let mut by_key: Vec<&Anchor> = anchors.iter().collect();
     by_key.sort_by(|a, b| ucmp.compare(&a.0, &b.0));
     let total: u64 = by_key.iter().map(|(_, s)| *s).sum();
     let share = total / max as u64;
@@ -141,7 +145,7 @@ impl DbInner {
         order.sort_by_key(|(_, f)| std::cmp::Reverse(f.largest_seqno));
         let mut tables: Vec<Arc<Table>> = Vec::new();
         let mut tombstones: Vec<RangeTombstone> = Vec::new();
-        let mut read_files: Vec<(Vec<u8>, u64)> = Vec::new();
+        let mut read_files: Vec<Anchor> = Vec::new();
         for (level, f) in order {
             if covered_by_tombstone(f, &tombstones, &snapshots, ucmp.as_ref()) {
                 self.stats
@@ -183,8 +187,13 @@ impl DbInner {
         let max_subs = usize::try_from(self.options.max_subcompactions)
             .unwrap_or(1)
             .min(max_outputs as usize);
-        let cuts = if may_split {
-            subcompaction_boundaries(&read_files, max_subs, ucmp.as_ref())
+        let cuts = if may_split && max_subs > 1 {
+            // Cut at data block boundaries, weighted by block bytes; without them (a bad
+            // index), at the files' largest keys.
+            let anchors: Result<Vec<Vec<Anchor>>> =
+                tables.iter().map(|t| t.data_block_anchors()).collect();
+            let anchors = anchors.map_or_else(|_| read_files.clone(), |a| a.concat());
+            subcompaction_boundaries(&anchors, max_subs, ucmp.as_ref())
         } else {
             Vec::new()
         };

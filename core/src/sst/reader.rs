@@ -548,6 +548,30 @@ impl Table {
         )
     }
 
+    /// The data blocks' index separators as user keys, each with its block's size: every
+    /// key of a block is at most its separator (compaction uses them to cut subcompaction
+    /// ranges by bytes).
+    ///
+    /// # Errors
+    /// Corruption of the index block.
+    pub(crate) fn data_block_anchors(&self) -> Result<Vec<(Vec<u8>, u64)>> {
+        let user_keys = self.properties.index_key_is_user_key != 0;
+        let mut out = Vec::new();
+        let mut it = self.new_index_iter();
+        it.seek_to_first();
+        while it.valid() {
+            let key = if user_keys {
+                it.key().to_vec()
+            } else {
+                crate::key::internal_key::user_key(it.key()).to_vec()
+            };
+            out.push((key, it.block_handle().size));
+            it.next();
+        }
+        it.status()?;
+        Ok(out)
+    }
+
     /// The sequence number every key is read with, for ingested external files.
     pub fn global_seqno(&self) -> Option<SequenceNumber> {
         self.global_seqno
