@@ -14,7 +14,8 @@
 //! - the rate limiter bounds flush and compaction write bytes per second, also for two DBs
 //!   sharing one limiter;
 //! - `rocksdb.estimate-pending-compaction-bytes` follows RocksDB's estimate, and a write past
-//!   `hard_pending_compaction_bytes_limit` waits until compaction has caught up.
+//!   `hard_pending_compaction_bytes_limit` waits until compaction has caught up;
+//! - with two flush slots, one family is never flushed by two jobs at once.
 //!
 //! The RocksDB parts are skipped (with a message) when the tools are missing, unless
 //! `SOLISTORE_REQUIRE_ROCKSDB=1` (set by CI).
@@ -539,4 +540,39 @@ fn pending_compaction_bytes_stall_writes_until_compaction_catches_up() {
         db.property(&h[0], "rocksdb.is-write-stopped").as_deref(),
         Some("0")
     );
+}
+
+/// Two flush slots and one family: a second flush job of the family waits for the first
+/// instead of writing the same immutable memtables again (this once panicked).
+#[test]
+fn two_flush_slots_never_flush_one_family_twice() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let opts = DbOptions {
+        max_background_flushes: 2,
+        max_background_compactions: 1,
+        ..DbOptions::default()
+    };
+    let cf = ColumnFamilyOptions {
+        write_buffer_size: 32 << 10,
+        max_write_buffer_number: 6,
+        ..small_cf()
+    };
+    let (db, h) = open_cfs(dir.path(), &opts, &cf, &["default"]);
+    let wo = WriteOptions::default();
+    for i in 0..20_000u64 {
+        db.put(&wo, &h[0], &key(i), &value(i, 100)).expect("put");
+    }
+    db.flush(&h[0], true).expect("flush");
+    assert!(
+        db.background_error().is_none(),
+        "{:?}",
+        db.background_error()
+    );
+    for i in (0..20_000u64).step_by(101) {
+        assert_eq!(
+            db.get(&ReadOptions::default(), &h[0], &key(i))
+                .expect("get"),
+            Some(value(i, 100))
+        );
+    }
 }

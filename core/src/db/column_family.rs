@@ -47,6 +47,9 @@ pub struct ColumnFamilyData {
     /// The current version's estimate of bytes compactions still have to rewrite
     /// (`estimate_pending_compaction_bytes`), refreshed when a new version is installed.
     pending_compaction_bytes: std::sync::atomic::AtomicU64,
+    /// Held by the flush job of this family: two flush slots never write the same
+    /// immutable memtables.
+    pub(crate) flush_lock: Mutex<()>,
 }
 
 impl std::fmt::Debug for ColumnFamilyData {
@@ -87,6 +90,7 @@ impl ColumnFamilyData {
             dropped: AtomicBool::new(false),
             tombstones: Mutex::new(None),
             pending_compaction_bytes: pending.into(),
+            flush_lock: Mutex::new(()),
         }
     }
 

@@ -92,6 +92,9 @@ impl DbInner {
     /// Writes every immutable memtable of `cfd` (as of now) into one level-0 table and
     /// installs it. Runs on the background thread (or synchronously at open).
     pub(crate) fn flush_column_family(&self, cfd: &Arc<ColumnFamilyData>) -> Result<()> {
+        // One flush per family at a time (several flush slots may take the same family);
+        // a second one then finds what the first left, often nothing.
+        let _one_at_a_time = cfd.flush_lock.lock();
         let batch: Vec<ImmMemTable> = cfd.imms.lock().clone();
         if batch.is_empty() {
             return Ok(());
