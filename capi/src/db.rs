@@ -189,6 +189,15 @@ unsafe fn open_impl(
     if db_opts.write_buffer_manager.is_none() {
         db_opts.write_buffer_manager = opts.s.write_buffer_manager.clone();
     }
+    // Options kept beside the engine's struct that the engine acts on.
+    db_opts.rate_limiter = opts
+        .s
+        .rate_limiter
+        .as_ref()
+        .map(|l| std::sync::Arc::clone(&l.bucket));
+    db_opts.max_background_compactions = opts.s.max_background_compactions;
+    db_opts.max_background_flushes = opts.s.max_background_flushes;
+    db_opts.max_subcompactions = opts.s.max_subcompactions;
     let (db, handles) = match read_only {
         None => Db::open_cf(&db_opts, path, families)?,
         Some(error_if_wal_file_exists) => {

@@ -1047,8 +1047,8 @@ pub unsafe extern "C" fn rocksdb_options_set_blob_cache(
 }
 
 /// Sets the rate limiter. Shared: the caller may destroy its handle right after (c_test
-/// does). NULL is ignored. solistore does not throttle I/O yet.
-/// solistore: stores value only
+/// does). NULL is ignored. DBs opened with these options pace their flush and compaction
+/// writes through it (one bucket for every DB sharing the limiter).
 ///
 /// # Safety
 /// `opt` must be NULL (ignored) or a live `rocksdb_options_t`; `limiter` NULL or live.

@@ -121,7 +121,9 @@ impl DbInner {
     /// Writes every immutable memtable of `cfd` (as of now) into one level-0 table and
     /// installs it. Runs on the background thread (or synchronously at open).
     pub(crate) fn flush_column_family(&self, cfd: &Arc<ColumnFamilyData>) -> Result<()> {
-        let _flushing = cfd.flush_lock.lock();
+        // One flush per family at a time (several flush slots may take the same family);
+        // a second one then finds what the first left, often nothing.
+        let _one_at_a_time = cfd.flush_lock.lock();
         let batch: Vec<ImmMemTable> = cfd.imms.lock().clone();
         // A dropped family's data is never flushed: the MANIFEST no longer knows it.
         if batch.is_empty() || cfd.is_dropped() {
@@ -137,8 +139,14 @@ impl DbInner {
         }
         let mut vs = self.versions.lock();
         if cfd.is_dropped() {
-            // Dropped while its table was written (drops happen under `versions`); the
-            // table is an orphan, removed at the next open.
+            // Dropped while the table was written (drops happen under `versions`): the
+            // family's data is gone, and so is the table.
+            drop(vs);
+            if let Some(meta) = meta {
+                let _ = self
+                    .fs
+                    .remove_file(&filename::table_file(&self.path, meta.number));
+            }
             return Ok(());
         }
         let mut edit = VersionEdit {
@@ -198,7 +206,7 @@ impl DbInner {
             .collect();
         let mut iter = MergingIterator::new(children, cfd.icmp.clone());
         let opts = self.table_builder_options(cfd, 0);
-        let mut builder = TableBuilder::new(opts, self.fs.new_writable(path)?)?;
+        let mut builder = TableBuilder::new(opts, self.new_table_writer(path)?)?;
         iter.seek_to_first();
         while iter.valid() {
             let key = iter.key();
@@ -224,21 +232,10 @@ impl DbInner {
         // directory, before the MANIFEST names it.
         self.fs.reopen_writable(path)?.sync()?;
         self.fs.sync_dir(&self.path)?;
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_secs())
-            .unwrap_or(0);
-        Ok(Some(FileMetaData {
-            number,
-            file_size: info.file_size,
-            smallest: info.smallest,
-            largest: info.largest,
-            smallest_seqno: info.smallest_seqno,
-            largest_seqno: info.largest_seqno,
-            oldest_ancester_time: now,
-            file_creation_time: now,
-            ..Default::default()
-        }))
+        self.stats
+            .flush_write_bytes
+            .fetch_add(info.file_size, Ordering::Relaxed);
+        Ok(Some(super::table_file::new_table_meta(number, info)))
     }
 
     /// Table options for a file of `cfd` written at `level`.

@@ -14,6 +14,7 @@ mod background;
 mod checkpoint;
 pub mod column_family;
 mod compact;
+mod compaction_job;
 mod error_handler;
 mod flush;
 mod open;
@@ -21,6 +22,7 @@ mod properties;
 mod read;
 mod super_version;
 mod table_cache;
+mod table_file;
 mod write;
 
 use std::path::PathBuf;
@@ -48,6 +50,19 @@ pub struct Stats {
     pub keys_read: AtomicU64,
     pub bytes_read: AtomicU64,
     pub wal_syncs: AtomicU64,
+    /// Compactions installed (trivial moves included).
+    pub compactions: AtomicU64,
+    pub trivial_moves: AtomicU64,
+    /// Key ranges run by subcompactions (a compaction split in 3 counts 3).
+    pub subcompactions: AtomicU64,
+    /// The most compactions that were in flight at once.
+    pub max_running_compactions: AtomicU64,
+    /// Compaction inputs dropped unread because a newer range tombstone covers them.
+    pub files_dropped_by_range_tombstone: AtomicU64,
+    /// Table bytes read by compactions, and written by compactions and flushes.
+    pub compact_read_bytes: AtomicU64,
+    pub compact_write_bytes: AtomicU64,
+    pub flush_write_bytes: AtomicU64,
 }
 
 /// State shared by every handle of one open DB.
@@ -77,8 +92,10 @@ pub(crate) struct DbInner {
     pub(crate) closed: AtomicBool,
     pub(crate) stats: Stats,
     pub(crate) table_cache: table_cache::TableCache,
-    /// One compaction at a time per DB (their inputs must not overlap).
-    pub(crate) compaction_lock: Mutex<()>,
+    /// The compactions in flight (their inputs and output ranges); see `compact`.
+    pub(crate) compactions: Mutex<compact::RunningCompactions>,
+    /// Signalled whenever a compaction's registration ends.
+    pub(crate) compactions_done: parking_lot::Condvar,
     /// Table files out of the current versions, deleted once no reader's view names them.
     pub(crate) obsolete_tables: Mutex<Vec<Arc<crate::version::edit::FileMetaData>>>,
     /// The memtable budget this DB charges (see `charge_memtables`).
@@ -87,6 +104,8 @@ pub(crate) struct DbInner {
     pub(crate) charged_memory: Mutex<usize>,
     /// While non-zero (a checkpoint is copying files), no WAL or table file is deleted.
     pub(crate) deletions_disabled: std::sync::atomic::AtomicUsize,
+    /// True while the write leader is stopped by a write stall (`rocksdb.is-write-stopped`).
+    pub(crate) write_stopped: AtomicBool,
     /// Set by a write with `disable_wal`: such data must be flushed at close.
     pub(crate) unlogged_writes: AtomicBool,
     pub(crate) background: background::Background,
@@ -631,6 +650,19 @@ impl Db {
         *inner.write.wal.lock() = None;
         inner.write.closed_wals.lock().clear();
         inner.lock.lock().take();
+    }
+
+    /// Test hook: waits until no flush or compaction is queued or running in the
+    /// background.
+    #[doc(hidden)]
+    pub fn wait_for_background_work(&self) {
+        self.inner.background.wait_for_idle();
+    }
+
+    /// Test hook: how many times a table file was opened for reading (table cache misses).
+    #[doc(hidden)]
+    pub fn table_opens(&self) -> u64 {
+        self.inner.table_cache.opens()
     }
 
     /// Test hook: true when this handle and `other` share one open DB.

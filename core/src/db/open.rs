@@ -86,6 +86,7 @@ pub(crate) fn open(
         )));
     }
     let mut vs = VersionSet::recover(fs.clone(), &path)?;
+    vs.max_manifest_file_size = opts.max_manifest_file_size;
 
     // Check the caller's list against the MANIFEST.
     let listed: BTreeSet<&str> = cf_descs.iter().map(|(n, _)| n.as_str()).collect();
@@ -203,9 +204,11 @@ pub(crate) fn open(
         closed: AtomicBool::new(false),
         stats: Stats::default(),
         table_cache: TableCache::new(fs.clone(), path.clone()),
-        compaction_lock: Mutex::new(()),
+        compactions: Mutex::new(Default::default()),
+        compactions_done: Default::default(),
         obsolete_tables: Mutex::new(Vec::new()),
         unlogged_writes: AtomicBool::new(false),
+        write_stopped: AtomicBool::new(false),
         write_buffer_manager: opts.write_buffer_manager.clone().or_else(|| {
             usize::try_from(opts.db_write_buffer_size)
                 .ok()
@@ -234,6 +237,8 @@ pub(crate) fn open(
     if !read_only {
         write_options_file(&db)?;
         delete_obsolete_files(&db.inner);
+        // What the recovered version needs (RocksDB's MaybeScheduleFlushOrCompaction).
+        db.inner.background.schedule_compaction();
     }
     Ok((db, handles))
 }
@@ -503,7 +508,9 @@ fn delete_obsolete_files(inner: &DbInner) {
         return;
     };
     let (manifest, live_tables) = {
-        let vs = inner.versions.lock();
+        let mut vs = inner.versions.lock();
+        // Every MANIFEST but the current one is deleted below.
+        vs.obsolete_manifests.clear();
         let live: std::collections::HashSet<u64> = vs
             .column_families
             .values()

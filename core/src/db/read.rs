@@ -173,15 +173,16 @@ impl DbInner {
 }
 
 impl DbInner {
-    /// The range tombstones of a table file (opening it if needed).
+    /// The range tombstones of a table file of `level` (opening it if needed).
     pub(crate) fn table_tombstones(
         &self,
         cfd: &ColumnFamilyData,
         f: &FileMetaData,
+        level: usize,
     ) -> Result<Vec<RangeTombstone>> {
         Ok(self
             .table_cache
-            .get(f, &cfd.options)?
+            .get(f, level, &cfd.options)?
             .range_tombstones()
             .to_vec())
     }
@@ -193,8 +194,9 @@ impl DbInner {
         cfd: &ColumnFamilyData,
         sv: &SuperVersion,
     ) -> Result<Vec<Arc<FragmentedRangeTombstones>>> {
-        let frozen =
-            sv.frozen_tombstones(&cfd.options.comparator, &|f| self.table_tombstones(cfd, f))?;
+        let frozen = sv.frozen_tombstones(&cfd.options.comparator, &|f, level| {
+            self.table_tombstones(cfd, f, level)
+        })?;
         let mut out = Vec::with_capacity(2);
         if !frozen.is_empty() {
             out.push(frozen);
@@ -255,7 +257,8 @@ impl DbInner {
                 if f.smallest_seqno > read_seq {
                     continue;
                 }
-                let table = self.table_cache.get(f, &cfd.options)?;
+                let level = usize::from(!sv.version.files(0).iter().any(|g| Arc::ptr_eq(g, f)));
+                let table = self.table_cache.get(f, level, &cfd.options)?;
                 if !table_get(&table, key, read_seq, &mut visit)? {
                     break;
                 }
@@ -374,7 +377,7 @@ pub(crate) fn new_iterator(
         children.push(Box::new(imm.iter()));
     }
     for f in sv.version.files(0) {
-        let table = db.table_cache.get(f, &cfd.options)?;
+        let table = db.table_cache.get(f, 0, &cfd.options)?;
         children.push(Box::new(table.iter_with(ro.fill_cache)));
     }
     for level in 1..sv.version.num_levels() {
@@ -388,7 +391,7 @@ pub(crate) fn new_iterator(
             .collect();
         let (db2, cf_options, fill_cache) = (db.clone(), cfd.options.clone(), ro.fill_cache);
         let open: OpenFile = Box::new(move |i| {
-            let table = db2.table_cache.get(&files[i], &cf_options)?;
+            let table = db2.table_cache.get(&files[i], level, &cf_options)?;
             Ok(Box::new(table.iter_with(fill_cache)) as Box<dyn InternalIterator>)
         });
         children.push(Box::new(LevelIterator::new(bounds, open, cfd.icmp.clone())));

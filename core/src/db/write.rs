@@ -267,9 +267,11 @@ impl DbInner {
     }
 
     /// Stalls the leader while a family has as many unflushed memtables as
-    /// `max_write_buffer_number` allows (RocksDB's write stop), or too many level-0 files
-    /// (`level0_stop_writes_trigger`), until background work makes room; slows it down past
-    /// `level0_slowdown_writes_trigger`.
+    /// `max_write_buffer_number` allows (RocksDB's write stop), too many level-0 files
+    /// (`level0_stop_writes_trigger`) or too many bytes waiting for compaction
+    /// (`hard_pending_compaction_bytes_limit`), until background work makes room; slows it
+    /// down past `level0_slowdown_writes_trigger` or `soft_pending_compaction_bytes_limit`.
+    /// The level 0 and pending-bytes triggers apply only with automatic compactions on.
     fn make_room_for_write(&self) -> Result<()> {
         loop {
             let mut stop = false;
@@ -279,19 +281,31 @@ impl DbInner {
                 let imms = cfd.imms.lock().len();
                 let l0 = cfd.super_version().version.num_files(0);
                 let max_imms = usize::try_from(o.max_write_buffer_number.max(2) - 1).unwrap_or(1);
-                stop |= imms >= max_imms
-                    || l0 >= usize::try_from(o.level0_stop_writes_trigger).unwrap_or(usize::MAX);
-                slow |=
-                    l0 >= usize::try_from(o.level0_slowdown_writes_trigger).unwrap_or(usize::MAX);
+                stop |= imms >= max_imms;
+                // As RocksDB: level 0 triggers apply only while compactions can drain it.
+                if !o.disable_auto_compactions {
+                    stop |=
+                        l0 >= usize::try_from(o.level0_stop_writes_trigger).unwrap_or(usize::MAX);
+                    slow |= l0
+                        >= usize::try_from(o.level0_slowdown_writes_trigger).unwrap_or(usize::MAX);
+                    let pending = cfd.pending_compaction_bytes();
+                    let over = |limit: u64| limit > 0 && pending >= limit;
+                    stop |= over(o.hard_pending_compaction_bytes_limit);
+                    slow |= over(o.soft_pending_compaction_bytes_limit);
+                }
             }
             if let Some(err) = self.bg_error.lock().clone() {
                 return Err(err);
             }
+            self.write_stopped
+                .store(stop, std::sync::atomic::Ordering::Relaxed);
             if stop {
                 let epoch = self.background.epoch();
                 self.background.schedule_compaction();
                 self.background.wait_for_progress(epoch);
                 if self.background.epoch() == epoch {
+                    self.write_stopped
+                        .store(false, std::sync::atomic::Ordering::Relaxed);
                     // Nothing ran and nothing will: stalling longer could only deadlock.
                     return Ok(());
                 }

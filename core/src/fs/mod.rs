@@ -46,6 +46,12 @@ pub trait WritableFile: Send {
     fn sync(&mut self) -> Result<()>;
     /// Bytes appended so far, including what the file held when it was opened.
     fn size(&self) -> u64;
+    /// Starts writing back what was appended so far (`bytes_per_sync`), so that the final
+    /// sync of a large file does not meet a mountain of dirty pages. The default syncs; a
+    /// file system may start the writeback without waiting for it (`sync_file_range`).
+    fn start_writeback(&mut self) -> Result<()> {
+        self.sync()
+    }
 }
 
 /// A file open for sequential reading.
