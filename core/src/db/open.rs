@@ -134,7 +134,7 @@ pub(crate) fn open(
     let (wal_numbers, last_seq) = recover_wals(
         fs.as_ref(),
         &path,
-        opts.wal_recovery_mode,
+        opts,
         &vs,
         &cfs,
         !read_only,
@@ -348,20 +348,33 @@ fn new_uuid() -> String {
 /// Replays every WAL at or above the oldest log number any open column family needs, in
 /// number order. Returns the WAL numbers seen and the largest sequence number replayed.
 ///
+/// As RocksDB 7.8.3's `RecoverLogFiles`: a corruption the log reader reports ends the open
+/// (tolerate-tail and absolute modes) or stops replay (point in time), unless the mode skips
+/// corrupted records or `paranoid_checks` is off, when the damaged record is dropped and
+/// replay goes on. After a point-in-time stop, a later WAL is replayed only if it picks up
+/// exactly at the next sequence number after the last batch replayed; and if replay stayed
+/// stopped while a column family with tables had already moved past the damaged WAL (its
+/// log number is higher), that family holds data newer than the recovered point, and open
+/// fails with `SST file is ahead of WALs in CF <name>`.
+///
 /// With `repair` (a writable open), the WALs are left the way RocksDB leaves them once it
 /// has flushed what it recovered: a WAL whose replay ended early (a torn tail, or a
 /// point-in-time stop) is truncated after its last good record, and WALs that point-in-time
 /// recovery skipped are deleted. Our WALs outlive recovery (nothing is flushed into tables
 /// yet), so without this the same damage would be met again at every open, and a skipped
-/// WAL's sequence numbers would collide with new writes.
+/// WAL's sequence numbers would collide with new writes. Nothing is changed when recovery
+/// fails.
 fn recover_wals(
     fs: &dyn FileSystem,
     path: &Path,
-    mode: WalRecoveryMode,
+    opts: &DbOptions,
     vs: &VersionSet,
     cfs: &ColumnFamilySet,
     repair: bool,
 ) -> Result<(Vec<u64>, u64)> {
+    let mode = opts.wal_recovery_mode;
+    // RocksDB's log reporter has no status to set in skip mode or without paranoid checks.
+    let ignore_corruption = !opts.paranoid_checks || mode == WalRecoveryMode::SkipAnyCorruptedRecords;
     let min_log = vs
         .column_families
         .values()
@@ -379,17 +392,22 @@ fn recover_wals(
         .collect();
     numbers.sort_unstable();
     let mut last_seq = vs.last_sequence;
-    // Point-in-time recovery: after a corruption, later WALs are replayed only if they pick
-    // up exactly at the next sequence number.
-    let mut stopped = false;
+    // The sequence number after the last batch replayed (None before the first).
+    let mut next_seq: Option<u64> = None;
+    // Point-in-time recovery stopped at a corruption in this WAL.
+    let mut stopped_in: Option<u64> = None;
     let mut record = Vec::new();
     let mut live = Vec::new();
+    // (WAL, length to truncate it to; None: delete it), applied once recovery succeeded.
+    let mut repairs: Vec<(PathBuf, Option<u64>)> = Vec::new();
     for &number in &numbers {
         let wal_path = filename::wal_file(path, number);
         let file_len = fs.file_size(&wal_path)?;
         let src = fs.new_sequential(&wal_path)?;
         let mut reader = LogReader::new(src, number, mode);
-        let mut first_record = true;
+        if ignore_corruption {
+            reader = reader.ignoring_corruptions();
+        }
         let mut skipped = false;
         let good_end;
         loop {
@@ -402,7 +420,7 @@ fn recover_wals(
                 }
                 ReadOutcome::Stop(_) => {
                     good_end = reader.last_record_end();
-                    stopped = true;
+                    stopped_in = Some(number);
                     break;
                 }
                 ReadOutcome::Record => {}
@@ -414,25 +432,24 @@ fn recover_wals(
             };
             let batch = match batch {
                 Ok(b) => b,
+                Err(_) if ignore_corruption => continue,
                 Err(e) => match mode {
-                    WalRecoveryMode::SkipAnyCorruptedRecords => continue,
                     WalRecoveryMode::PointInTimeRecovery => {
                         good_end = before;
-                        stopped = true;
+                        stopped_in = Some(number);
                         break;
                     }
                     _ => return Err(e),
                 },
             };
-            if first_record && stopped {
-                if batch.sequence() != last_seq + 1 {
+            if stopped_in.is_some() {
+                if Some(batch.sequence()) != next_seq {
                     skipped = true;
                     good_end = 0;
                     break;
                 }
-                stopped = false;
+                stopped_in = None;
             }
-            first_record = false;
             let seq = batch.sequence();
             let mut memtable_for = |cf: u32| -> Option<Arc<MemTable>> {
                 let needed = vs
@@ -446,6 +463,7 @@ fn recover_wals(
                 }
             };
             let next = insert_batch(&mut memtable_for, &batch, seq)?;
+            next_seq = Some(next);
             if next > seq {
                 last_seq = last_seq.max(next - 1);
             }
@@ -453,12 +471,30 @@ fn recover_wals(
         if !repair {
             live.push(number);
         } else if skipped {
-            fs.remove_file(&wal_path)?;
+            repairs.push((wal_path, None));
         } else {
             if good_end < file_len {
-                fs.truncate(&wal_path, good_end)?;
+                repairs.push((wal_path, Some(good_end)));
             }
             live.push(number);
+        }
+    }
+    if let Some(corrupted) = stopped_in {
+        if let Some(m) = vs
+            .column_families
+            .values()
+            .find(|m| m.log_number > corrupted && m.files.values().flatten().any(|f| f.file_size > 0))
+        {
+            return Err(Error::corruption(format!(
+                "SST file is ahead of WALs in CF {}",
+                m.name
+            )));
+        }
+    }
+    for (wal_path, truncate_to) in repairs {
+        match truncate_to {
+            Some(len) => fs.truncate(&wal_path, len)?,
+            None => fs.remove_file(&wal_path)?,
         }
     }
     Ok((live, last_seq))
