@@ -351,9 +351,12 @@ fn configs(kind: Kind) -> Vec<(WalRecoveryMode, bool)> {
         WalRecoveryMode::SkipAnyCorruptedRecords,
     ];
     match kind {
-        // Neither the tables nor OPTIONS are read by WAL replay: the mode cannot matter, so
-        // each is opened in the default mode and in the strictest, with paranoid on and off.
-        Kind::Table | Kind::Options => vec![
+        // OPTIONS is read by neither engine's open (solistore's parser gets every damaged
+        // text on its own): one open in the default configuration.
+        Kind::Options => vec![(WalRecoveryMode::PointInTimeRecovery, true)],
+        // Tables are not read by WAL replay, so the mode cannot matter: each is opened in
+        // the default mode and in the strictest, with paranoid on and off.
+        Kind::Table => vec![
             (WalRecoveryMode::PointInTimeRecovery, true),
             (WalRecoveryMode::AbsoluteConsistency, false),
         ],
@@ -369,6 +372,8 @@ fn configs(kind: Kind) -> Vec<(WalRecoveryMode, bool)> {
 enum Ours {
     OpenError(String),
     Read {
+        /// The families the MANIFEST lists, in its order (the reader opens the same).
+        names: Vec<String>,
         /// Per family: the scanned entries and the error that ended the scan, if any.
         scans: Vec<(Vec<(Vec<u8>, Vec<u8>)>, Option<String>)>,
         /// Per family: (key, verify_checksums, result) of each point lookup.
@@ -380,13 +385,32 @@ fn universe() -> Vec<Vec<u8>> {
     (0..KEYS).map(key).chain((0..BATCHES).map(marker)).collect()
 }
 
-fn read_ours(dir: &Path, mode: WalRecoveryMode, paranoid: bool) -> Ours {
+/// Opens and reads a damaged copy as the RocksDB reader does: the column families the
+/// MANIFEST lists, then each of them. Point lookups run with `verify_checksums` on and, for
+/// table damage (the only kind where it can matter), off too.
+fn read_ours(dir: &Path, kind: Kind, mode: WalRecoveryMode, paranoid: bool) -> Ours {
     let opts = DbOptions {
         wal_recovery_mode: mode,
         paranoid_checks: paranoid,
         ..Default::default()
     };
-    let (db, handles) = match Db::open_cf(&opts, &dir.to_string_lossy(), descs()) {
+    let path = dir.to_string_lossy();
+    let names = match Db::list_column_families(&path) {
+        Ok(n) => n,
+        Err(e) => return Ours::OpenError(e.to_string()),
+    };
+    let descs: Vec<(String, ColumnFamilyOptions)> = names
+        .iter()
+        .map(|n| {
+            let o = CFS
+                .iter()
+                .position(|c| c == n)
+                .map(cf_options)
+                .unwrap_or_default();
+            (n.clone(), o)
+        })
+        .collect();
+    let (db, handles) = match Db::open_cf(&opts, &path, descs) {
         Ok(x) => x,
         Err(e) => return Ours::OpenError(e.to_string()),
     };
@@ -408,7 +432,12 @@ fn read_ours(dir: &Path, mode: WalRecoveryMode, paranoid: bool) -> Ours {
         };
         scans.push((entries, err));
         let mut g = Vec::new();
-        for verify in [true, false] {
+        let verifies: &[bool] = if kind == Kind::Table {
+            &[true, false]
+        } else {
+            &[true]
+        };
+        for &verify in verifies {
             let ro = ReadOptions {
                 verify_checksums: verify,
                 ..Default::default()
@@ -421,7 +450,7 @@ fn read_ours(dir: &Path, mode: WalRecoveryMode, paranoid: bool) -> Ours {
         gets.push(g);
     }
     let _ = db.close();
-    Ours::Read { scans, gets }
+    Ours::Read { names, scans, gets }
 }
 
 /// Checks solistore's outcome against the model; returns the violation, if any.
@@ -434,18 +463,38 @@ fn check_model(
     paranoid: bool,
     ours: &Ours,
 ) -> Result<(), String> {
-    let Ours::Read { scans, gets } = ours else {
+    let Ours::Read { names, scans, gets } = ours else {
         if kind == Kind::Options {
             return Err("open failed on OPTIONS damage, which open does not read".into());
         }
         return Ok(());
     };
+    // Line the families up with the model's; a damaged MANIFEST may have lost some (the
+    // RocksDB comparison then decides), nothing else may.
+    let mut by_cf = Vec::new();
+    for name in CFS {
+        match names.iter().position(|n| n == name) {
+            Some(i) => by_cf.push(i),
+            None if kind == Kind::Manifest => return Ok(()),
+            None => return Err(format!("family {name} is not listed: {names:?}")),
+        }
+    }
+    if names.len() != CFS.len() {
+        return Err(format!("unexpected families {names:?}"));
+    }
+    let scans: Vec<_> = by_cf.iter().map(|i| &scans[*i]).collect();
+    let gets: Vec<_> = by_cf.iter().map(|i| &gets[*i]).collect();
     if kind == Kind::Table {
-        for (cf, (entries, err)) in scans.iter().enumerate() {
-            let want: Vec<(Vec<u8>, Vec<u8>)> =
-                full[cf].iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        for (cf, (entries, err)) in scans.iter().copied().enumerate() {
+            let want: Vec<(Vec<u8>, Vec<u8>)> = full[cf]
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
             if entries.len() > want.len() || entries[..] != want[..entries.len()] {
-                return Err(format!("{}: scan returned entries the model does not have", CFS[cf]));
+                return Err(format!(
+                    "{}: scan returned entries the model does not have",
+                    CFS[cf]
+                ));
             }
             if entries.len() < want.len() && err.is_none() {
                 return Err(format!(
@@ -457,7 +506,7 @@ fn check_model(
             }
         }
         for (cf, g) in gets.iter().enumerate() {
-            for (k, verify, r) in g {
+            for (k, verify, r) in g.iter() {
                 if let Ok(v) = r {
                     if v.as_ref() != full[cf].get(k) {
                         return Err(format!(
@@ -465,7 +514,9 @@ fn check_model(
                             CFS[cf],
                             String::from_utf8_lossy(k),
                             v.as_ref().map(|v| String::from_utf8_lossy(v).into_owned()),
-                            full[cf].get(k).map(|v| String::from_utf8_lossy(v).into_owned()),
+                            full[cf]
+                                .get(k)
+                                .map(|v| String::from_utf8_lossy(v).into_owned()),
                         ));
                     }
                 }
@@ -475,7 +526,7 @@ fn check_model(
     }
     // Not a table: reads see whole files, so nothing may fail after a clean open.
     let mut sets = Vec::new();
-    for (cf, (entries, err)) in scans.iter().enumerate() {
+    for (cf, (entries, err)) in scans.iter().copied().enumerate() {
         if let Some(e) = err {
             return Err(format!("{}: scan failed: {e}", CFS[cf]));
         }
@@ -490,30 +541,30 @@ fn check_model(
                 CFS[cf]
             ));
         }
-        for (k, verify, r) in &gets[cf] {
+        for (k, verify, r) in gets[cf] {
             match r {
                 Ok(v) if v.as_ref() == want.get(k) => {}
-                other => {
-                    return Err(format!(
-                        "{}: get {} (verify_checksums {verify}) gave {other:?} where the scan has {:?}",
-                        CFS[cf],
-                        String::from_utf8_lossy(k),
-                        want.get(k).map(|v| String::from_utf8_lossy(v).into_owned())
-                    ))
-                }
+                other => return Err(format!(
+                    "{}: get {} (verify_checksums {verify}) gave {other:?} where the scan has {:?}",
+                    CFS[cf],
+                    String::from_utf8_lossy(k),
+                    want.get(k).map(|v| String::from_utf8_lossy(v).into_owned())
+                )),
             }
         }
-        if matches!(kind, Kind::Wal | Kind::Options) && (0..flushed(cf)).any(|b| !set.contains(&b)) {
+        if matches!(kind, Kind::Wal | Kind::Options) && (0..flushed(cf)).any(|b| !set.contains(&b))
+        {
             return Err(format!("{}: lost flushed batches (has {set:?})", CFS[cf]));
         }
         // What one WAL gives back is a prefix of what it holds. (A WAL cut or damaged at a
         // record boundary can look cleanly ended: then a later WAL still replays, in
         // RocksDB as here, and the family has a hole at the end of the earlier WAL.)
-        let prefix_required = kind == Kind::Wal
-            && paranoid
-            && mode != WalRecoveryMode::SkipAnyCorruptedRecords;
+        let prefix_required =
+            kind == Kind::Wal && paranoid && mode != WalRecoveryMode::SkipAnyCorruptedRecords;
         for wal in wal_of.iter().collect::<std::collections::BTreeSet<_>>() {
-            let held: Vec<usize> = (flushed(cf)..BATCHES).filter(|b| &wal_of[*b] == wal).collect();
+            let held: Vec<usize> = (flushed(cf)..BATCHES)
+                .filter(|b| &wal_of[*b] == wal)
+                .collect();
             let got: Vec<usize> = held.iter().copied().filter(|b| set.contains(b)).collect();
             if prefix_required && got[..] != held[..got.len()] {
                 return Err(format!(
@@ -530,7 +581,12 @@ fn check_model(
             return Err(format!("batch {b} is in some families only: {present:?}"));
         }
     }
-    if kind == Kind::Options && sets.iter().enumerate().any(|(cf, s)| s.len() != BATCHES || apply(workload, cf, s) != full[cf]) {
+    if kind == Kind::Options
+        && sets
+            .iter()
+            .enumerate()
+            .any(|(cf, s)| s.len() != BATCHES || apply(workload, cf, s) != full[cf])
+    {
         return Err("OPTIONS damage changed the content".into());
     }
     Ok(())
@@ -546,13 +602,19 @@ fn compare_rocksdb(ours: &Ours, theirs: &RocksOutcome) -> Result<(), String> {
         (Ours::Read { .. }, RocksOutcome::OpenError(e)) => {
             Err(format!("RocksDB refused to open ({e}), solistore opened"))
         }
-        (Ours::Read { scans, .. }, RocksOutcome::Read { entries, iter_errors }) => {
+        (
+            Ours::Read { names, scans, .. },
+            RocksOutcome::Read {
+                entries,
+                iter_errors,
+            },
+        ) => {
             let mine: Vec<(String, Vec<u8>, Vec<u8>)> = scans
                 .iter()
-                .enumerate()
-                .flat_map(|(cf, (e, _))| {
+                .zip(names)
+                .flat_map(|((e, _), name)| {
                     e.iter()
-                        .map(move |(k, v)| (CFS[cf].to_string(), k.clone(), v.clone()))
+                        .map(move |(k, v)| (name.clone(), k.clone(), v.clone()))
                 })
                 .collect();
             let my_errors = scans.iter().filter(|(_, e)| e.is_some()).count();
@@ -608,7 +670,17 @@ struct Tally {
     rocksdb_crashes: AtomicUsize,
     bytes_flipped: AtomicUsize,
     truncations: AtomicUsize,
+    /// Per kind (in `KINDS` order): opens, refused opens, opens whose reads hit an error.
+    per_kind: [[AtomicUsize; 3]; 5],
 }
+
+const KINDS: [Kind; 5] = [
+    Kind::Wal,
+    Kind::Manifest,
+    Kind::Current,
+    Kind::Options,
+    Kind::Table,
+];
 
 fn scratch_root() -> PathBuf {
     // tmpfs when there is one: the sweep opens tens of thousands of DBs, each with fsyncs.
@@ -631,12 +703,19 @@ fn corruption_sweep() {
     let base = root.join("base");
     let wl = workload();
     let wal_of = build_base(&base, &wl);
-    let full_state: State = (0..CFS.len()).map(|cf| apply(&wl, cf, &(0..BATCHES).collect::<Vec<_>>())).collect();
+    let full_state: State = (0..CFS.len())
+        .map(|cf| apply(&wl, cf, &(0..BATCHES).collect::<Vec<_>>()))
+        .collect();
     // SOLISTORE_SWEEP_KINDS=wal,manifest,... limits the sweep (while debugging one kind).
     let kinds = std::env::var("SOLISTORE_SWEEP_KINDS").unwrap_or_default();
     let all: Vec<Case> = cases(&base, &plan)
         .into_iter()
-        .filter(|c| kinds.is_empty() || kinds.split(',').any(|k| format!("{:?}", c.kind).eq_ignore_ascii_case(k)))
+        .filter(|c| {
+            kinds.is_empty()
+                || kinds
+                    .split(',')
+                    .any(|k| format!("{:?}", c.kind).eq_ignore_ascii_case(k))
+        })
         .collect();
     let files: BTreeMap<String, Vec<u8>> = std::fs::read_dir(&base)
         .expect("base")
@@ -676,8 +755,32 @@ fn corruption_sweep() {
     };
     std::thread::scope(|s| {
         for w in 0..workers {
-            let (all, files, tally, failures, next, bin, wl, full_state, root, current, base, wal_of) = (
-                &all, &files, &tally, &failures, &next, &bin, &wl, &full_state, &root, &current, &base, &wal_of,
+            let (
+                all,
+                files,
+                tally,
+                failures,
+                next,
+                bin,
+                wl,
+                full_state,
+                root,
+                current,
+                base,
+                wal_of,
+            ) = (
+                &all,
+                &files,
+                &tally,
+                &failures,
+                &next,
+                &bin,
+                &wl,
+                &full_state,
+                &root,
+                &current,
+                &base,
+                &wal_of,
             );
             s.spawn(move || {
                 let mut rocks = bin.as_ref().map(|b| BatchReader::new(b));
@@ -720,7 +823,7 @@ fn corruption_sweep() {
                         }
                         tally.opens.fetch_add(1, Ordering::Relaxed);
                         let ours = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                            read_ours(&ours_dir, mode, paranoid)
+                            read_ours(&ours_dir, case.kind, mode, paranoid)
                         }));
                         let ours = match ours {
                             Ok(o) => o,
@@ -730,15 +833,36 @@ fn corruption_sweep() {
                                     .cloned()
                                     .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
                                     .unwrap_or_default();
-                                failures.lock().expect("failures").push(format!("{what}: PANIC {msg}"));
+                                failures
+                                    .lock()
+                                    .expect("failures")
+                                    .push(format!("{what}: PANIC {msg}"));
                                 continue;
                             }
                         };
-                        if matches!(ours, Ours::OpenError(_)) {
-                            tally.open_errors.fetch_add(1, Ordering::Relaxed);
+                        let k = &tally.per_kind
+                            [KINDS.iter().position(|k| *k == case.kind).unwrap_or(0)];
+                        k[0].fetch_add(1, Ordering::Relaxed);
+                        match &ours {
+                            Ours::OpenError(_) => {
+                                tally.open_errors.fetch_add(1, Ordering::Relaxed);
+                                k[1].fetch_add(1, Ordering::Relaxed);
+                            }
+                            Ours::Read { scans, gets, .. } => {
+                                let failed = scans.iter().any(|(_, e)| e.is_some())
+                                    || gets.iter().flatten().any(|(_, _, r)| r.is_err());
+                                if failed {
+                                    k[2].fetch_add(1, Ordering::Relaxed);
+                                }
+                            }
                         }
-                        if let Err(e) = check_model(wl, full_state, wal_of, case.kind, mode, paranoid, &ours) {
-                            failures.lock().expect("failures").push(format!("{what}: {e}"));
+                        if let Err(e) =
+                            check_model(wl, full_state, wal_of, case.kind, mode, paranoid, &ours)
+                        {
+                            failures
+                                .lock()
+                                .expect("failures")
+                                .push(format!("{what}: {e}"));
                         }
                         if let (true, Some(r)) = (case.with_rocksdb, rocks.as_mut()) {
                             tally.rocksdb_opens.fetch_add(1, Ordering::Relaxed);
@@ -779,11 +903,23 @@ fn corruption_sweep() {
         failures.len(),
         started.elapsed().as_secs_f64()
     );
+    for (kind, k) in KINDS.iter().zip(&tally.per_kind) {
+        eprintln!(
+            "  {kind:?}: {} opens, {} refused, {} with a read error, the rest read exactly the model",
+            k[0].load(Ordering::Relaxed),
+            k[1].load(Ordering::Relaxed),
+            k[2].load(Ordering::Relaxed)
+        );
+    }
     if let Ok(log) = std::env::var("SOLISTORE_SWEEP_LOG") {
         std::fs::write(log, failures.join("\n")).expect("write sweep log");
     }
     for f in failures.iter().take(40) {
         eprintln!("FAIL {f}");
     }
-    assert!(failures.is_empty(), "{} corruption sweep failures", failures.len());
+    assert!(
+        failures.is_empty(),
+        "{} corruption sweep failures",
+        failures.len()
+    );
 }

@@ -131,14 +131,7 @@ pub(crate) fn open(
     }
 
     // Replay the WALs.
-    let (wal_numbers, last_seq) = recover_wals(
-        fs.as_ref(),
-        &path,
-        opts,
-        &vs,
-        &cfs,
-        !read_only,
-    )?;
+    let (wal_numbers, last_seq) = recover_wals(fs.as_ref(), &path, opts, &vs, &cfs, !read_only)?;
     if read_only && error_if_wal_file_exists && !wal_numbers.is_empty() {
         let non_empty = wal_numbers.iter().any(|n| {
             fs.file_size(&filename::wal_file(&path, *n))
@@ -374,7 +367,8 @@ fn recover_wals(
 ) -> Result<(Vec<u64>, u64)> {
     let mode = opts.wal_recovery_mode;
     // RocksDB's log reporter has no status to set in skip mode or without paranoid checks.
-    let ignore_corruption = !opts.paranoid_checks || mode == WalRecoveryMode::SkipAnyCorruptedRecords;
+    let ignore_corruption =
+        !opts.paranoid_checks || mode == WalRecoveryMode::SkipAnyCorruptedRecords;
     let min_log = vs
         .column_families
         .values()
@@ -480,11 +474,9 @@ fn recover_wals(
         }
     }
     if let Some(corrupted) = stopped_in {
-        if let Some(m) = vs
-            .column_families
-            .values()
-            .find(|m| m.log_number > corrupted && m.files.values().flatten().any(|f| f.file_size > 0))
-        {
+        if let Some(m) = vs.column_families.values().find(|m| {
+            m.log_number > corrupted && m.files.values().flatten().any(|f| f.file_size > 0)
+        }) {
             return Err(Error::corruption(format!(
                 "SST file is ahead of WALs in CF {}",
                 m.name

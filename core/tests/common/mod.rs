@@ -19,7 +19,10 @@ pub fn rocksdb_required() -> bool {
 /// returns None when librocksdb-dev is missing (and not required).
 pub fn build_c_driver(name: &str) -> Option<PathBuf> {
     if !Path::new("/usr/include/rocksdb/c.h").exists() {
-        assert!(!rocksdb_required(), "librocksdb-dev is required but missing");
+        assert!(
+            !rocksdb_required(),
+            "librocksdb-dev is required but missing"
+        );
         return None;
     }
     let out = std::env::temp_dir().join(format!("solistore-{name}-{}", std::process::id()));
@@ -39,7 +42,9 @@ pub fn build_c_driver(name: &str) -> Option<PathBuf> {
 /// each of them raced with another's exec: "Text file busy").
 pub fn reader_binary() -> Option<PathBuf> {
     static BUILT: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
-    BUILT.get_or_init(|| build_c_driver("rocksdb_reader")).clone()
+    BUILT
+        .get_or_init(|| build_c_driver("rocksdb_reader"))
+        .clone()
 }
 
 /// One entry as the reader prints it: column family name, key, value.
@@ -91,7 +96,13 @@ fn parse(lines: &[String]) -> RocksOutcome {
 }
 
 /// Runs the reader once on `dir` (which it may change: RocksDB recovers into it).
-pub fn rocksdb_read(bin: &Path, dir: &Path, mode: i32, paranoid: bool, verify: bool) -> RocksOutcome {
+pub fn rocksdb_read(
+    bin: &Path,
+    dir: &Path,
+    mode: i32,
+    paranoid: bool,
+    verify: bool,
+) -> RocksOutcome {
     let out = Command::new(bin)
         .arg(dir)
         .arg(mode.to_string())
@@ -127,7 +138,13 @@ impl BatchReader {
         }
     }
 
-    pub fn read(&mut self, dir: &Path, mode: i32, paranoid: bool, verify: bool) -> Option<RocksOutcome> {
+    pub fn read(
+        &mut self,
+        dir: &Path,
+        mode: i32,
+        paranoid: bool,
+        verify: bool,
+    ) -> Option<RocksOutcome> {
         if self.proc.is_none() {
             let mut child = Command::new(&self.bin)
                 .arg("--batch")
@@ -148,21 +165,25 @@ impl BatchReader {
             u8::from(verify)
         );
         let mut lines = Vec::new();
-        let ok = stdin.write_all(job.as_bytes()).and_then(|()| stdin.flush()).is_ok() && {
-            loop {
-                let mut line = String::new();
-                match stdout.read_line(&mut line) {
-                    Ok(0) | Err(_) => break false,
-                    Ok(_) => {}
+        let ok = stdin
+            .write_all(job.as_bytes())
+            .and_then(|()| stdin.flush())
+            .is_ok()
+            && {
+                loop {
+                    let mut line = String::new();
+                    match stdout.read_line(&mut line) {
+                        Ok(0) | Err(_) => break false,
+                        Ok(_) => {}
+                    }
+                    let line = line.trim_end_matches('\n').to_string();
+                    let last = line == "END" || line.starts_with("OPEN-ERROR ");
+                    lines.push(line);
+                    if last {
+                        break true;
+                    }
                 }
-                let line = line.trim_end_matches('\n').to_string();
-                let last = line == "END" || line.starts_with("OPEN-ERROR ");
-                lines.push(line);
-                if last {
-                    break true;
-                }
-            }
-        };
+            };
         if !ok {
             if let Some((mut child, _, _)) = self.proc.take() {
                 let _ = child.kill();
