@@ -544,12 +544,14 @@ fn check_model(
         for (k, verify, r) in gets[cf] {
             match r {
                 Ok(v) if v.as_ref() == want.get(k) => {}
-                other => return Err(format!(
+                other => {
+                    return Err(format!(
                     "{}: get {} (verify_checksums {verify}) gave {other:?} where the scan has {:?}",
                     CFS[cf],
                     String::from_utf8_lossy(k),
                     want.get(k).map(|v| String::from_utf8_lossy(v).into_owned())
-                )),
+                ))
+                }
             }
         }
         if matches!(kind, Kind::Wal | Kind::Options) && (0..flushed(cf)).any(|b| !set.contains(&b))
