@@ -38,12 +38,18 @@ pub(crate) struct SnapshotList {
 }
 
 impl SnapshotList {
-    fn acquire(&self, seq: SequenceNumber) {
+    /// Registers a snapshot at the sequence `last` holds, read under the list lock: a
+    /// compaction that read the list before (and so does not know this snapshot) only has
+    /// inputs at or below that sequence, so it cannot drop a version the snapshot sees.
+    fn acquire_latest(&self, last: &std::sync::atomic::AtomicU64) -> SequenceNumber {
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_secs())
             .unwrap_or(0);
-        self.live.lock().entry(seq).or_insert((0, now)).0 += 1;
+        let mut live = self.live.lock();
+        let seq = last.load(Ordering::Acquire);
+        live.entry(seq).or_insert((0, now)).0 += 1;
+        seq
     }
     fn release(&self, seq: SequenceNumber) {
         let mut live = self.live.lock();
@@ -102,10 +108,11 @@ impl Drop for Snapshot {
 }
 
 pub(crate) fn take_snapshot(db: &Arc<DbInner>) -> Snapshot {
-    // Register under the list lock before reading the sequence, so that a snapshot is never
-    // older than what a concurrent compaction believes is the oldest live one.
-    let seq = db.last_sequence.load(Ordering::Acquire);
-    db.snapshots.acquire(seq);
+    // Read the sequence under the list lock, so that a snapshot is never older than what a
+    // concurrent compaction believes is the oldest live one. (Reading it before taking the
+    // lock let a compaction drop the version a new snapshot saw: gets through it returned
+    // not-found for live keys.)
+    let seq = db.snapshots.acquire_latest(&db.last_sequence);
     Snapshot {
         seq,
         db: db.clone(),
