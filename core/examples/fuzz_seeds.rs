@@ -35,8 +35,10 @@ fn write_db(dir: &Path) {
         .iter()
         .enumerate()
         .map(|(i, n)| {
-            let mut o = ColumnFamilyOptions::default();
-            o.block_size = 512;
+            let mut o = ColumnFamilyOptions {
+                block_size: 512,
+                ..Default::default()
+            };
             if i == 1 {
                 o.bloom_bits_per_key = Some(10.0);
             }
@@ -112,7 +114,7 @@ fn table_seeds(out: &Path, origin: &str, path: &Path) {
         return;
     };
     let tag = format!("{origin}-{name}");
-    if bytes.len() + 1 <= MAX_SEED {
+    if bytes.len() < MAX_SEED {
         let mut t = vec![1u8];
         t.extend_from_slice(&bytes);
         write_seed(out, "table", &tag, &t);

@@ -19,8 +19,7 @@ if [ ${#targets[@]} -eq 0 ]; then
 fi
 export RUSTC_BOOTSTRAP=1
 start=$(date +%s)
-cargo fuzz build -O "${targets[@]/#/}" >/dev/null 2>build.log || cargo fuzz build -O >>build.log 2>&1 || {
-  cat build.log; exit 1; }
+cargo fuzz build -O >build.log 2>&1 || { cat build.log; exit 1; }
 echo "fuzz: built ${#targets[@]} targets in $(( $(date +%s) - start ))s"
 mkdir -p logs
 run_one() {
@@ -52,9 +51,10 @@ for t in "${targets[@]}"; do
 done
 for p in "${pids[@]}"; do wait "$p" || fail=1; done
 total=$(( $(date +%s) - start ))
+echo "fuzz: ${secs}s per target, $jobs at a time, ${total}s with the build"
 if [ $fail -eq 0 ]; then
-  echo "fuzz: ${#targets[@]} passed, 0 failed (${secs}s each, $jobs at a time, ${total}s with the build)"
+  echo "fuzz: ${#targets[@]} passed, 0 failed"
 else
-  echo "fuzz: some targets failed (${total}s)"
+  echo "fuzz: at least one target failed (see above)"
 fi
 exit $fail

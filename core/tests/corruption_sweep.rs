@@ -367,6 +367,11 @@ fn configs(kind: Kind) -> Vec<(WalRecoveryMode, bool)> {
     }
 }
 
+/// A family's scan: its entries, and the error that ended it, if any.
+type Scan = (Vec<(Vec<u8>, Vec<u8>)>, Option<String>);
+/// A point lookup: key, verify_checksums, result.
+type Lookup = (Vec<u8>, bool, Result<Option<Vec<u8>>, String>);
+
 /// What solistore made of a damaged directory.
 #[derive(Debug)]
 enum Ours {
@@ -375,9 +380,9 @@ enum Ours {
         /// The families the MANIFEST lists, in its order (the reader opens the same).
         names: Vec<String>,
         /// Per family: the scanned entries and the error that ended the scan, if any.
-        scans: Vec<(Vec<(Vec<u8>, Vec<u8>)>, Option<String>)>,
+        scans: Vec<Scan>,
         /// Per family: (key, verify_checksums, result) of each point lookup.
-        gets: Vec<Vec<(Vec<u8>, bool, Result<Option<Vec<u8>>, String>)>>,
+        gets: Vec<Vec<Lookup>>,
     },
 }
 
