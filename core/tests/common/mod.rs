@@ -7,7 +7,9 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::Duration;
 
 /// True when CI asked for the RocksDB oracle (`SOLISTORE_REQUIRE_ROCKSDB=1`): a missing
 /// librocksdb is then a failure, not a skip.
@@ -124,11 +126,24 @@ pub fn rocksdb_read(
 
 /// A long-lived reader process fed one job per line (`rocksdb_reader --batch`): one
 /// process start for thousands of opens. When RocksDB dies on a job (an assertion in
-/// Debian's build), that job reports `None` and a new process takes the next one.
+/// Debian's build) or takes longer than `JOB_TIMEOUT` (it spins), the process is killed, the
+/// job reports why, and a new process takes the next one.
 pub struct BatchReader {
     bin: PathBuf,
-    proc: Option<(Child, ChildStdin, BufReader<ChildStdout>)>,
+    /// The process, its stdin, and its stdout lines (read by a thread, so that a job can
+    /// time out).
+    proc: Option<(Child, ChildStdin, Receiver<String>)>,
 }
+
+/// Why RocksDB gave no answer to a job.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoAnswer {
+    Crashed,
+    TimedOut,
+}
+
+/// How long one RocksDB open of a small damaged DB may take.
+pub const JOB_TIMEOUT: Duration = Duration::from_secs(20);
 
 impl BatchReader {
     pub fn new(bin: &Path) -> Self {
@@ -144,7 +159,7 @@ impl BatchReader {
         mode: i32,
         paranoid: bool,
         verify: bool,
-    ) -> Option<RocksOutcome> {
+    ) -> Result<RocksOutcome, NoAnswer> {
         if self.proc.is_none() {
             let mut child = Command::new(&self.bin)
                 .arg("--batch")
@@ -155,9 +170,18 @@ impl BatchReader {
                 .expect("spawn reader");
             let stdin = child.stdin.take().expect("stdin");
             let stdout = BufReader::new(child.stdout.take().expect("stdout"));
-            self.proc = Some((child, stdin, stdout));
+            let (tx, rx) = std::sync::mpsc::channel();
+            std::thread::spawn(move || {
+                for line in stdout.lines() {
+                    let Ok(line) = line else { break };
+                    if tx.send(line).is_err() {
+                        break;
+                    }
+                }
+            });
+            self.proc = Some((child, stdin, rx));
         }
-        let (_, stdin, stdout) = self.proc.as_mut().expect("reader");
+        let (_, stdin, rx) = self.proc.as_mut().expect("reader");
         let job = format!(
             "{} {mode} {} {}\n",
             dir.display(),
@@ -165,33 +189,36 @@ impl BatchReader {
             u8::from(verify)
         );
         let mut lines = Vec::new();
-        let ok = stdin
+        let mut result = if stdin
             .write_all(job.as_bytes())
             .and_then(|()| stdin.flush())
             .is_ok()
-            && {
-                loop {
-                    let mut line = String::new();
-                    match stdout.read_line(&mut line) {
-                        Ok(0) | Err(_) => break false,
-                        Ok(_) => {}
-                    }
-                    let line = line.trim_end_matches('\n').to_string();
+        {
+            Ok(())
+        } else {
+            Err(NoAnswer::Crashed)
+        };
+        while result.is_ok() {
+            match rx.recv_timeout(JOB_TIMEOUT) {
+                Ok(line) => {
                     let last = line == "END" || line.starts_with("OPEN-ERROR ");
                     lines.push(line);
                     if last {
-                        break true;
+                        break;
                     }
                 }
-            };
-        if !ok {
+                Err(RecvTimeoutError::Timeout) => result = Err(NoAnswer::TimedOut),
+                Err(RecvTimeoutError::Disconnected) => result = Err(NoAnswer::Crashed),
+            }
+        }
+        if let Err(why) = result {
             if let Some((mut child, _, _)) = self.proc.take() {
                 let _ = child.kill();
                 let _ = child.wait();
             }
-            return None;
+            return Err(why);
         }
-        Some(parse(&lines))
+        Ok(parse(&lines))
     }
 }
 
