@@ -39,7 +39,11 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let table = Arc::new(table);
-    let _ = (table.properties(), table.range_tombstones(), table.filter_block());
+    let _ = (
+        table.properties(),
+        table.range_tombstones(),
+        table.filter_block(),
+    );
     let mut it = table.iter();
     it.seek_to_first();
     let mut keys = Vec::new();

@@ -26,5 +26,9 @@ fuzz_target!(|data: &[u8]| {
             _ => break,
         }
     }
-    let _ = (reader.dropped_bytes(), reader.corruption_count(), reader.last_record_end());
+    let _ = (
+        reader.dropped_bytes(),
+        reader.corruption_count(),
+        reader.last_record_end(),
+    );
 });
