@@ -73,13 +73,19 @@ pub(crate) unsafe fn borrow_db<'a>(db: *const rocksdb_t) -> Result<&'a Db, Error
 }
 
 /// Views a caller's array of `n` entries. `(NULL, 0)` is empty; NULL with `n > 0` is
-/// `Invalid argument: <param> is NULL`.
+/// `Invalid argument: <param> is NULL`; more entries than one allocation can hold is
+/// `Invalid argument` too (see `ffi`'s length rules).
 ///
 /// # Safety
 /// A non-NULL `ptr` must address `n` readable entries that stay unchanged for `'a`.
 pub(crate) unsafe fn array<'a, T>(ptr: *const T, n: usize, param: &str) -> Result<&'a [T], Error> {
     if n == 0 {
         return Ok(&[]);
+    }
+    if !ffi::array_len_ok::<T>(n) {
+        return Err(Error::invalid_argument(format!(
+            "{param}: {n} entries is too many"
+        )));
     }
     if ptr.is_null() {
         return Err(Error::invalid_argument(format!("{param} is NULL")));

@@ -5817,8 +5817,11 @@ void rocksdb_options_set_wal_recovery_mode(rocksdb_options_t *opt, int v);
 int rocksdb_options_get_wal_recovery_mode(rocksdb_options_t *opt);
 
 /*
- Sets the WAL directory (copied); the engine honours it. An empty string or NULL means
- "in the DB directory".
+ Sets the WAL directory (copied; written to the OPTIONS file). An empty string or NULL means
+ "in the DB directory". solistore keeps the WAL in the DB directory: `rocksdb_open*` fails
+ with `Not implemented: wal_dir <dir>: the WAL is always in the DB directory` for any other
+ directory, rather than ignore the logs that RocksDB would look for there.
+ solistore: stores value only
 
  # Safety
  `opt` must be NULL (ignored) or a live `rocksdb_options_t`; `arg1` NULL or a C string.
@@ -9086,7 +9089,7 @@ rocksdb_writebatch_t *rocksdb_writebatch_create(void);
  Creates a batch from a serialized rep (as returned by `rocksdb_writebatch_data`; the
  bytes are copied and, as in RocksDB, not validated here: a malformed rep fails when
  written or iterated). Returns a handle owned by the caller, or NULL if `rep` is NULL
- with a non-zero `size`.
+ with a non-zero `size` or `size` is more than any buffer can hold (above `isize::MAX`).
 
  # Safety
  `rep` must address `size` readable bytes (or be NULL with 0).

@@ -2,9 +2,11 @@
 //! Background work: one thread per DB runs queued flushes (and compactions, once picked),
 //! and writers that must stall wait here for that work to make room.
 //!
-//! A failed flush stores its error as the DB's background error (see `DbInner::poison`):
-//! writes then fail with it, reads go on, nothing acknowledged is lost (the data is still in
-//! the WAL and the immutable memtables), and a reopen retries.
+//! A failed flush or compaction goes to the error handler (`error_handler.rs`), which decides
+//! whether writes stop and how the DB recovers; nothing acknowledged is lost (the data is
+//! still in the WAL and the immutable memtables). After a failed job that left writes going
+//! (a compaction on a full disk) the thread pauses for a second, as RocksDB's does, so that
+//! a lasting problem does not spin it.
 //!
 //! The thread holds only a `Weak` reference to the DB (and a strong one only while a job
 //! runs), so dropping the last handle ends it.
@@ -12,11 +14,16 @@
 use std::collections::VecDeque;
 use std::sync::{Arc, Weak};
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 use parking_lot::{Condvar, Mutex};
 
 use super::column_family::ColumnFamilyData;
 use super::DbInner;
+
+/// How long the thread rests after a failed job (RocksDB's `BackgroundCallFlush` and
+/// `BackgroundCallCompaction` sleep one second).
+const FAILED_JOB_PAUSE: Duration = Duration::from_secs(1);
 
 #[derive(Default)]
 struct State {
@@ -132,24 +139,29 @@ fn worker(weak: Weak<DbInner>, shared: Arc<Shared>) {
                 shared.cv.wait(&mut st);
             }
         };
-        let outcome = match weak.upgrade() {
+        let pause = match weak.upgrade() {
             None => return,
             Some(db) => {
                 let res = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match &job {
-                    Some(cfd) => db.flush_column_family(cfd),
-                    None => db.run_compactions(),
+                    Some(cfd) => db.flush_column_family(cfd).map_err(|e| db.flush_failed(e)),
+                    None => db.run_compactions().map_err(|e| db.compaction_failed(e)),
                 }))
-                .unwrap_or_else(|_| Err(crate::Error::aborted("panic in a background job")))
-                .map_err(|e| db.poison(e));
+                .unwrap_or_else(|_| {
+                    Err(db.poison(crate::Error::aborted("panic in a background job")))
+                });
                 // Every view the job held is gone now: delete what no reader needs.
                 db.delete_obsolete_tables();
-                res
+                // A failure that stopped the DB is retried by recovery, not by this thread.
+                res.is_err() && db.bg_error.lock().is_none()
             }
         };
-        let _ = outcome;
         let mut st = shared.state.lock();
         st.running = false;
         st.epoch += 1;
         shared.cv.notify_all();
+        if pause {
+            let until = Instant::now() + FAILED_JOB_PAUSE;
+            while !st.shutting_down && !shared.cv.wait_until(&mut st, until).timed_out() {}
+        }
     }
 }

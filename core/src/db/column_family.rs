@@ -38,6 +38,9 @@ pub struct ColumnFamilyData {
     sv: RwLock<Arc<SuperVersion>>,
     /// Immutable memtables, oldest first. Guarded by `DbInner::versions`.
     pub(crate) imms: Mutex<Vec<ImmMemTable>>,
+    /// Held by whoever flushes this family (the background thread, or error recovery), so
+    /// that two flushes never write the same immutable memtables.
+    pub(crate) flush_lock: Mutex<()>,
 
     /// Set once the family is dropped; writes to it then fail.
     dropped: AtomicBool,
@@ -72,6 +75,7 @@ impl ColumnFamilyData {
             icmp,
             sv: RwLock::new(Arc::new(sv)),
             imms: Mutex::new(Vec::new()),
+            flush_lock: Mutex::new(()),
             dropped: AtomicBool::new(false),
             tombstones: Mutex::new(None),
         }

@@ -161,6 +161,11 @@ impl DbInner {
         inputs: Vec<(usize, Arc<FileMetaData>)>,
     ) -> Result<()> {
         let mut vs = self.versions.lock();
+        if cfd.is_dropped() {
+            // Dropped during the compaction (drops happen under `versions`): the MANIFEST no
+            // longer knows the family; its outputs are orphans, removed at the next open.
+            return Ok(());
+        }
         self.sync_last_sequence(&mut vs);
         vs.log_and_apply(edit.clone())?;
         let sv = cfd.super_version();
@@ -444,6 +449,23 @@ struct Outputs<'a> {
     last_user_key: Vec<u8>,
     done: Vec<FileMetaData>,
     pending_tombstones: Vec<RangeTombstone>,
+    /// Every table file this compaction created; deleted on drop unless `finish` succeeded
+    /// (nothing names them before the result is installed).
+    created: Vec<u64>,
+    finished: bool,
+}
+
+impl Drop for Outputs<'_> {
+    fn drop(&mut self) {
+        if !self.finished {
+            for number in &self.created {
+                let _ = self
+                    .db
+                    .fs
+                    .remove_file(&filename::table_file(&self.db.path, *number));
+            }
+        }
+    }
 }
 
 impl<'a> Outputs<'a> {
@@ -463,11 +485,14 @@ impl<'a> Outputs<'a> {
             last_user_key: Vec::new(),
             done: Vec::new(),
             pending_tombstones: Vec::new(),
+            created: Vec::new(),
+            finished: false,
         })
     }
 
     fn open(&mut self) -> Result<()> {
         let number = self.db.versions.lock().new_file_number();
+        self.created.push(number);
         let path = filename::table_file(&self.db.path, number);
         let opts = self.db.table_builder_options(self.cfd, self.level);
         let mut b = TableBuilder::new(opts, self.db.fs.new_writable(&path)?)?;
@@ -544,7 +569,12 @@ impl<'a> Outputs<'a> {
             self.open()?;
         }
         self.close()?;
-        Ok(self.done)
+        if !self.done.is_empty() {
+            // The outputs' names must be durable before the MANIFEST names them.
+            self.db.fs.sync_dir(&self.db.path)?;
+        }
+        self.finished = true;
+        Ok(std::mem::take(&mut self.done))
     }
 }
 

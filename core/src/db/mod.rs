@@ -7,12 +7,14 @@
 //! still holds the inner state.
 //!
 //! Stages live in sibling files: `open` (open, recovery, destroy, list column families),
-//! `write` (group commit), `read` (get, multi_get, iterators, snapshots), `column_family`.
+//! `write` (group commit), `read` (get, multi_get, iterators, snapshots), `column_family`,
+//! `error_handler` (background errors: what they stop, recovery from a full disk).
 
 mod background;
 mod checkpoint;
 pub mod column_family;
 mod compact;
+mod error_handler;
 mod flush;
 mod open;
 mod properties;
@@ -67,8 +69,11 @@ pub(crate) struct DbInner {
     /// The last sequence number visible to readers; written only by the write leader.
     pub(crate) last_sequence: AtomicU64,
     pub(crate) snapshots: read::SnapshotList,
-    /// The sticky error that poisons writes (failed WAL I/O, a panic mid-write).
+    /// The sticky error that stops writes (a hard or fatal background error, see
+    /// `error_handler`); set through `set_bg_error`, cleared only by recovery.
     pub(crate) bg_error: Mutex<Option<Error>>,
+    /// Severity of `bg_error`, failed-job count, automatic recovery.
+    pub(crate) error_handler: error_handler::ErrorHandler,
     pub(crate) closed: AtomicBool,
     pub(crate) stats: Stats,
     pub(crate) table_cache: table_cache::TableCache,
@@ -232,12 +237,22 @@ impl Db {
 
     /// The names of the column families of the DB at `path`, in id order.
     pub fn list_column_families(path: &str) -> Result<Vec<String>> {
-        open::list_column_families(path)
+        open::list_column_families(&DbOptions::default(), path)
+    }
+
+    /// [`Db::list_column_families`] through the file system of `opts`.
+    pub fn list_column_families_with(opts: &DbOptions, path: &str) -> Result<Vec<String>> {
+        open::list_column_families(opts, path)
     }
 
     /// Deletes the DB's files and its directory when empty. A missing DB is not an error.
     pub fn destroy(path: &str) -> Result<()> {
-        open::destroy(path)
+        open::destroy(&DbOptions::default(), path)
+    }
+
+    /// [`Db::destroy`] through the file system of `opts`.
+    pub fn destroy_with(opts: &DbOptions, path: &str) -> Result<()> {
+        open::destroy(opts, path)
     }
 
     pub fn name(&self) -> &str {
@@ -287,7 +302,8 @@ impl Db {
             ..Default::default()
         };
         inner.sync_last_sequence(&mut vs);
-        vs.log_and_apply(edit).map_err(|e| inner.poison(e))?;
+        vs.log_and_apply(edit)
+            .map_err(|e| inner.set_bg_error(e, error_handler::Reason::ManifestWrite))?;
         let num_levels = usize::try_from(opts.num_levels).unwrap_or(7).max(1);
         let version = crate::version::version::Version::new(
             num_levels,
@@ -319,7 +335,8 @@ impl Db {
             ..Default::default()
         };
         inner.sync_last_sequence(&mut vs);
-        vs.log_and_apply(edit).map_err(|e| inner.poison(e))?;
+        vs.log_and_apply(edit)
+            .map_err(|e| inner.set_bg_error(e, error_handler::Reason::ManifestWrite))?;
         cf.cfd.mark_dropped();
         inner.cfs.write().remove(cf.cfd.id);
         Ok(())
@@ -336,6 +353,10 @@ impl Db {
     }
 
     /// Applies `batch` atomically (all column families at once).
+    ///
+    /// The single-key writes below first check that `cf` is a handle of this DB (`Invalid
+    /// argument: Invalid column family handle` otherwise, e.g. a handle kept from a closed DB
+    /// at the same path), as reads do; a batch names families by id only, as in RocksDB.
     pub fn write(&self, wo: &WriteOptions, batch: &WriteBatch) -> Result<()> {
         self.inner.write(wo, batch)
     }
@@ -347,12 +368,14 @@ impl Db {
         key: &[u8],
         value: &[u8],
     ) -> Result<()> {
+        self.inner.cfd(cf)?;
         let mut b = WriteBatch::new();
         b.put(cf.id(), key, value);
         self.write(wo, &b)
     }
 
     pub fn delete(&self, wo: &WriteOptions, cf: &ColumnFamilyHandle, key: &[u8]) -> Result<()> {
+        self.inner.cfd(cf)?;
         let mut b = WriteBatch::new();
         b.delete(cf.id(), key);
         self.write(wo, &b)
@@ -364,6 +387,7 @@ impl Db {
         cf: &ColumnFamilyHandle,
         key: &[u8],
     ) -> Result<()> {
+        self.inner.cfd(cf)?;
         let mut b = WriteBatch::new();
         b.single_delete(cf.id(), key);
         self.write(wo, &b)
@@ -376,6 +400,7 @@ impl Db {
         begin: &[u8],
         end: &[u8],
     ) -> Result<()> {
+        self.inner.cfd(cf)?;
         let mut b = WriteBatch::new();
         b.delete_range(cf.id(), begin, end);
         self.write(wo, &b)
@@ -395,6 +420,7 @@ impl Db {
                 "Provide a merge_operator when opening DB",
             ));
         }
+        self.inner.cfd(cf)?;
         let mut b = WriteBatch::new();
         b.merge(cf.id(), key, value);
         self.write(wo, &b)
@@ -473,7 +499,7 @@ impl Db {
         let cfd = self.inner.cfd(cf)?;
         self.inner
             .compact_range(&cfd, begin, end)
-            .map_err(|e| self.inner.poison(e))
+            .map_err(|e| self.inner.compaction_failed(e))
     }
 
     /// Flushes every column family.
@@ -502,9 +528,22 @@ impl Db {
         self.inner.flush_wal(sync)
     }
 
-    /// The sticky background error, if the DB is poisoned.
+    /// The background error that stops writes, if any (see [`Db::resume`]).
     pub fn background_error(&self) -> Option<Error> {
         self.inner.bg_error.lock().clone()
+    }
+
+    /// RocksDB's `DB::Resume`: recovers now from a background error that stops writes and
+    /// can be recovered from (a full disk during a WAL write, flush or MANIFEST write): a
+    /// new MANIFEST, a new WAL, every memtable flushed; then writes go through again. The
+    /// DB also tries this by itself at once and then every 5 seconds
+    /// (`DbOptions::bg_error_recovery_interval`). Without an error this does nothing.
+    ///
+    /// # Errors
+    /// The stored error when it is fatal (only a reopen recovers); the error of the
+    /// attempt (e.g. the disk is still full) when it failed.
+    pub fn resume(&self) -> Result<()> {
+        self.inner.resume()
     }
 
     pub fn stats(&self) -> &Stats {
@@ -560,6 +599,7 @@ impl Db {
         if inner.closed.swap(true, Ordering::AcqRel) {
             return Ok(());
         }
+        inner.error_handler.stop();
         inner.background.shutdown();
         inner.release_memtable_charge();
         inner.delete_obsolete_tables();
@@ -586,8 +626,10 @@ impl Db {
         if inner.closed.swap(true, Ordering::AcqRel) {
             return;
         }
+        inner.error_handler.stop();
         inner.background.shutdown();
         *inner.write.wal.lock() = None;
+        inner.write.closed_wals.lock().clear();
         inner.lock.lock().take();
     }
 
@@ -611,6 +653,7 @@ impl DbInner {
 
 impl Drop for DbInner {
     fn drop(&mut self) {
+        self.error_handler.stop_without_join();
         self.background.stop_without_join();
         self.release_memtable_charge();
         if let Some(log) = self.write.wal.get_mut().as_mut() {

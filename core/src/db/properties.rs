@@ -47,7 +47,7 @@ pub(crate) fn property(db: &DbInner, cf: &ColumnFamilyHandle, name: &str) -> Opt
         "rocksdb.num-snapshots" => int(db.snapshots.count() as u64),
         "rocksdb.oldest-snapshot-time" => int(db.snapshots.oldest_time()),
         "rocksdb.oldest-snapshot-sequence" => int(db.snapshots.oldest().unwrap_or(0)),
-        "rocksdb.background-errors" => int(u64::from(db.bg_error.lock().is_some())),
+        "rocksdb.background-errors" => int(db.error_handler.failed_jobs()),
         "rocksdb.is-write-stopped" | "rocksdb.actual-delayed-write-rate" => int(0),
         "rocksdb.compaction-pending" => {
             let o = PickerOptions::from_cf_options(&cfd.options);

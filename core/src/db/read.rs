@@ -38,16 +38,19 @@ pub(crate) struct SnapshotList {
 }
 
 impl SnapshotList {
-    /// Registers a snapshot at the sequence `last` holds, read under the list lock: a
-    /// compaction that read the list before (and so does not know this snapshot) only has
-    /// inputs at or below that sequence, so it cannot drop a version the snapshot sees.
-    fn acquire_latest(&self, last: &std::sync::atomic::AtomicU64) -> SequenceNumber {
+    /// Registers a snapshot at the sequence `current` returns, read under the list lock.
+    ///
+    /// IMPORTANT: the sequence must be read while the lock is held. A compaction reads this
+    /// list once its inputs are fixed; if the sequence were read first and registered later,
+    /// a compaction could start in between, see no snapshot, and drop versions this snapshot
+    /// needs (its inputs may hold entries newer than the snapshot's sequence).
+    fn acquire(&self, current: impl FnOnce() -> SequenceNumber) -> SequenceNumber {
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_secs())
             .unwrap_or(0);
         let mut live = self.live.lock();
-        let seq = last.load(Ordering::Acquire);
+        let seq = current();
         live.entry(seq).or_insert((0, now)).0 += 1;
         seq
     }
@@ -108,11 +111,11 @@ impl Drop for Snapshot {
 }
 
 pub(crate) fn take_snapshot(db: &Arc<DbInner>) -> Snapshot {
-    // Read the sequence under the list lock, so that a snapshot is never older than what a
-    // concurrent compaction believes is the oldest live one. (Reading it before taking the
-    // lock let a compaction drop the version a new snapshot saw: gets through it returned
-    // not-found for live keys.)
-    let seq = db.snapshots.acquire_latest(&db.last_sequence);
+    // The sequence is read under the list lock, so that a snapshot is never older than what
+    // a concurrent compaction believes is the oldest live one.
+    let seq = db
+        .snapshots
+        .acquire(|| db.last_sequence.load(Ordering::Acquire));
     Snapshot {
         seq,
         db: db.clone(),

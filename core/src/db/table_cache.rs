@@ -19,7 +19,7 @@ use parking_lot::Mutex;
 
 use crate::cache::LruCache;
 use crate::error::Result;
-use crate::fs::filename;
+use crate::fs::{filename, FileSystem};
 use crate::iter::InternalIterator;
 use crate::key::{
     append_internal_key, parse_internal_key, Comparator, SequenceNumber, ValueType,
@@ -27,7 +27,7 @@ use crate::key::{
 };
 use crate::options::ColumnFamilyOptions;
 use crate::sst::block_cache::{BlockCacheCounts, BlockCacheTickers};
-use crate::sst::reader::{PosixRandomAccessFile, Table, TableReaderOptions};
+use crate::sst::reader::{Table, TableReaderOptions};
 use crate::version::edit::FileMetaData;
 
 /// What opening a table needs from its column family: a whole [`ColumnFamilyOptions`]
@@ -64,6 +64,8 @@ impl TableOpenOptions for Arc<dyn Comparator> {
 
 /// The open tables of one DB.
 pub(crate) struct TableCache {
+    /// The DB's file system; tables are opened through it. Immutable.
+    fs: Arc<dyn FileSystem>,
     db_path: PathBuf,
     tables: Mutex<HashMap<u64, Arc<Table>>>,
     /// This DB's cache-key prefix in each block cache it has used (few: one per cache).
@@ -73,8 +75,9 @@ pub(crate) struct TableCache {
 }
 
 impl TableCache {
-    pub(crate) fn new(db_path: PathBuf) -> Self {
+    pub(crate) fn new(fs: Arc<dyn FileSystem>, db_path: PathBuf) -> Self {
         TableCache {
+            fs,
             db_path,
             tables: Mutex::new(HashMap::new()),
             prefixes: Mutex::new(Vec::new()),
@@ -110,7 +113,7 @@ impl TableCache {
             return Ok(t.clone());
         }
         let path = filename::table_file(&self.db_path, f.number);
-        let file = Arc::new(PosixRandomAccessFile::open(&path)?);
+        let file = self.fs.new_random_access(&path)?;
         let block_cache = options.block_cache().cloned();
         let cache_prefix = block_cache.as_ref().map_or(0, |c| self.prefix_for(c));
         let opts = TableReaderOptions {

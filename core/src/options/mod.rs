@@ -62,6 +62,8 @@ pub struct DbOptions {
     pub unordered_write: bool,
     pub allow_concurrent_memtable_write: bool,
     pub db_write_buffer_size: u64,
+    /// Written to the OPTIONS file; open refuses any directory but the DB's own (the WAL
+    /// always lives there).
     pub wal_dir: Option<String>,
     pub delete_obsolete_files_period_micros: u64,
     pub stats_dump_period_sec: u32,
@@ -69,6 +71,23 @@ pub struct DbOptions {
     /// A memtable budget shared with other DBs (and optionally charged to a block cache).
     /// When None and `db_write_buffer_size` > 0, the DB makes a private one.
     pub write_buffer_manager: Option<Arc<crate::cache::WriteBufferManager>>,
+    /// The file system every file of the DB goes through (RocksDB's `Env`/`FileSystem`);
+    /// None is the real one. Tests put a `fs::fault::FaultFs` here.
+    pub file_system: Option<Arc<dyn crate::fs::FileSystem>>,
+    /// How long automatic recovery from a full disk waits between attempts (RocksDB's
+    /// `SstFileManager` retries every 5 seconds); None turns automatic recovery off (only
+    /// `Db::resume` recovers; RocksDB's listeners can do the same). Tests set it.
+    #[doc(hidden)]
+    pub bg_error_recovery_interval: Option<std::time::Duration>,
+}
+
+impl DbOptions {
+    /// The file system of these options: `file_system`, or the real one.
+    pub fn fs(&self) -> Arc<dyn crate::fs::FileSystem> {
+        self.file_system
+            .clone()
+            .unwrap_or_else(crate::fs::default_fs)
+    }
 }
 
 impl Default for DbOptions {
@@ -98,6 +117,8 @@ impl Default for DbOptions {
             stats_dump_period_sec: 600,
             write_dbid_to_manifest: false,
             write_buffer_manager: None,
+            file_system: None,
+            bg_error_recovery_interval: Some(std::time::Duration::from_secs(5)),
         }
     }
 }

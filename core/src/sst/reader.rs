@@ -32,76 +32,8 @@ use crate::key::{
 };
 use crate::range_del::RangeTombstone;
 
-/// Positional reads from an immutable file.
-pub trait RandomAccessFile: Send + Sync {
-    /// Reads exactly `len` bytes at `offset`.
-    ///
-    /// # Errors
-    /// I/O errors, and Corruption when the file is shorter than asked.
-    fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>>;
-    /// The file's size in bytes.
-    ///
-    /// # Errors
-    /// I/O errors.
-    fn size(&self) -> Result<u64>;
-}
-
-/// A file read with `pread` (`FileExt::read_at`), shareable between threads.
-#[derive(Debug)]
-pub struct PosixRandomAccessFile {
-    file: std::fs::File,
-    path: std::path::PathBuf,
-}
-
-impl PosixRandomAccessFile {
-    /// Opens `path` for reading.
-    ///
-    /// # Errors
-    /// IO error when the file cannot be opened.
-    pub fn open(path: &std::path::Path) -> Result<Self> {
-        let file = std::fs::File::open(path)
-            .map_err(|e| Error::from_io("While open a file for random read", path, &e))?;
-        Ok(PosixRandomAccessFile {
-            file,
-            path: path.to_path_buf(),
-        })
-    }
-}
-
-impl RandomAccessFile for PosixRandomAccessFile {
-    fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>> {
-        use std::os::unix::fs::FileExt;
-        let mut buf = vec![0u8; len];
-        let mut done = 0;
-        while done < len {
-            match self.file.read_at(&mut buf[done..], offset + done as u64) {
-                Ok(0) => {
-                    return Err(Error::corruption(format!(
-                        "truncated block read from {} offset {offset}, expected {len} bytes, got {done}",
-                        self.path.display()
-                    )))
-                }
-                Ok(n) => done += n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) => {
-                    return Err(Error::from_io(
-                        &format!("While pread offset {offset} len {len}"),
-                        &self.path,
-                        &e,
-                    ))
-                }
-            }
-        }
-        Ok(buf)
-    }
-
-    fn size(&self) -> Result<u64> {
-        self.file
-            .metadata()
-            .map(|m| m.len())
-            .map_err(|e| Error::from_io("while stat a file for size", &self.path, &e))
-    }
-}
+pub use crate::fs::posix::PosixRandomAccessFile;
+pub use crate::fs::RandomAccessFile;
 
 impl RandomAccessFile for Vec<u8> {
     fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>> {

@@ -324,6 +324,19 @@ impl VersionSet {
 
     /// Appends `edit` to the MANIFEST, syncs it, and applies it.
     pub fn log_and_apply(&mut self, mut edit: VersionEdit) -> Result<()> {
+        // An edit that could not be applied must never reach the file: every later open
+        // would fail on it.
+        if edit.column_family_add.is_none()
+            && !self.column_families.contains_key(&edit.column_family)
+        {
+            return Err(Error::new(
+                crate::error::Code::ColumnFamilyDropped,
+                format!(
+                    "column family {} is not in the MANIFEST",
+                    edit.column_family
+                ),
+            ));
+        }
         edit.next_file_number = Some(self.next_file_number);
         // Every edit records the last sequence (as RocksDB's LogAndApply does): once a flush
         // has made WALs obsolete, the MANIFEST is the only place it survives.
