@@ -358,9 +358,9 @@ fn new_uuid() -> String {
 /// corrupted records or `paranoid_checks` is off, when the damaged record is dropped and
 /// replay goes on. After a point-in-time stop, a later WAL is replayed only if it picks up
 /// exactly at the next sequence number after the last batch replayed; and if replay stayed
-/// stopped while a column family with tables had already moved past the damaged WAL (its
-/// log number is higher), that family holds data newer than the recovered point, and open
-/// fails with `SST file is ahead of WALs in CF <name>`.
+/// stopped and dropped such a WAL while a column family with tables had already moved past
+/// the damaged WAL (its log number is higher), that family holds data newer than the
+/// recovered point, and open fails with `SST file is ahead of WALs in CF <name>`.
 ///
 /// With `repair` (a writable open), the WALs are left the way RocksDB leaves them once it
 /// has flushed what it recovered: a WAL whose replay ended early (a torn tail, or a
@@ -402,6 +402,8 @@ fn recover_wals(
     let mut next_seq: Option<u64> = None;
     // Point-in-time recovery stopped at a corruption in this WAL.
     let mut stopped_in: Option<u64> = None;
+    // A WAL after the stop was not replayed (its first batch did not follow on).
+    let mut dropped_later = false;
     let mut record = Vec::new();
     let mut live = Vec::new();
     // (WAL, length to truncate it to; None: delete it), applied once recovery succeeded.
@@ -451,6 +453,7 @@ fn recover_wals(
             if stopped_in.is_some() {
                 if Some(batch.sequence()) != next_seq {
                     skipped = true;
+                    dropped_later = true;
                     good_end = 0;
                     break;
                 }
@@ -485,7 +488,11 @@ fn recover_wals(
             live.push(number);
         }
     }
-    if let Some(corrupted) = stopped_in {
+    // As RocksDB's comment on this check intends ("exclude the PIT case where no log is
+    // dropped after the corruption point"): only when replay dropped a later WAL. A torn
+    // tail followed by empty WALs (a crash during recovery from a failed write) loses
+    // nothing any family has.
+    if let (Some(corrupted), true) = (stopped_in, dropped_later) {
         if let Some(m) = vs.column_families.values().find(|m| {
             m.log_number > corrupted && m.files.values().flatten().any(|f| f.file_size > 0)
         }) {
@@ -499,6 +506,16 @@ fn recover_wals(
         match truncate_to {
             Some(len) => fs.truncate(&wal_path, len)?,
             None => fs.remove_file(&wal_path)?,
+        }
+    }
+    if repair {
+        // What was replayed is about to be flushed into tables and the MANIFEST moved past
+        // it: make it durable first. Otherwise a crash could drop a WAL tail that never
+        // reached the disk while a family's table already holds its data, and the next
+        // open would meet a family ahead of its WAL (`SST file is ahead of WALs`).
+        for &number in &live {
+            fs.reopen_writable(&filename::wal_file(path, number))?
+                .sync()?;
         }
     }
     Ok((live, last_seq))
