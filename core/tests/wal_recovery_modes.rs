@@ -6,8 +6,11 @@
 //! Without RocksDB (and without `SOLISTORE_REQUIRE_ROCKSDB=1`) the expected outcomes written
 //! in each test are checked alone.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+use common::{copy_dir, reader_binary, RocksOutcome};
 
 use solistore::batch::WriteBatch;
 use solistore::db::Db;
@@ -136,73 +139,10 @@ fn solistore_outcome(dir: &Path, mode: WalRecoveryMode) -> (Outcome, String) {
     }
 }
 
-fn unhex(s: &str) -> Vec<u8> {
-    (0..s.len() / 2)
-        .map(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).expect("hex"))
-        .collect()
-}
-
-/// Builds the RocksDB reader once per test process (tests run in parallel; building it in
-/// each of them raced with another's exec: "Text file busy").
-fn reader_binary() -> Option<PathBuf> {
-    static BUILT: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
-    BUILT.get_or_init(build_reader).clone()
-}
-
-fn build_reader() -> Option<PathBuf> {
-    let required = std::env::var("SOLISTORE_REQUIRE_ROCKSDB").is_ok_and(|v| v == "1");
-    if !Path::new("/usr/include/rocksdb/c.h").exists() {
-        assert!(!required, "librocksdb-dev is required but missing");
-        return None;
-    }
-    let out = std::env::temp_dir().join(format!("solistore-rocksdb-reader-{}", std::process::id()));
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests-c/compat/rocksdb_reader.c");
-    let ok = Command::new("gcc")
-        .args(["-O1", "-Wall", "-Wextra", "-Werror", "-o"])
-        .arg(&out)
-        .arg(&src)
-        .arg("-lrocksdb")
-        .status()
-        .is_ok_and(|s| s.success());
-    assert!(ok || !required, "could not build rocksdb_reader");
-    ok.then_some(out)
-}
-
 fn rocksdb_outcome(bin: &Path, dir: &Path, mode: WalRecoveryMode) -> Outcome {
-    let out = Command::new(bin)
-        .arg(dir)
-        .arg((mode as i32).to_string())
-        .output()
-        .expect("run reader");
-    assert!(
-        out.status.success(),
-        "reader crashed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    if text.starts_with("OPEN-ERROR") {
-        return Outcome::Error;
-    }
-    let mut entries = Vec::new();
-    for line in text.lines().take_while(|l| *l != "END") {
-        let mut parts = line.split(' ');
-        let (cf, k, v) = (
-            parts.next().expect("cf"),
-            parts.next().expect("k"),
-            parts.next().unwrap_or(""),
-        );
-        entries.push((cf.to_string(), unhex(k), unhex(v)));
-    }
-    Outcome::Entries(entries)
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for e in std::fs::read_dir(from).expect("read_dir") {
-        let e = e.expect("entry");
-        if e.file_name() != "LOCK" {
-            std::fs::copy(e.path(), to.join(e.file_name())).expect("copy");
-        }
+    match common::rocksdb_read(bin, dir, mode as i32, true, true) {
+        RocksOutcome::OpenError(_) => Outcome::Error,
+        RocksOutcome::Read { entries, .. } => Outcome::Entries(entries),
     }
 }
 

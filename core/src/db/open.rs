@@ -143,14 +143,7 @@ pub(crate) fn open(
     }
 
     // Replay the WALs.
-    let (wal_numbers, last_seq) = recover_wals(
-        fs.as_ref(),
-        &path,
-        opts.wal_recovery_mode,
-        &vs,
-        &cfs,
-        !read_only,
-    )?;
+    let (wal_numbers, last_seq) = recover_wals(fs.as_ref(), &path, opts, &vs, &cfs, !read_only)?;
     if read_only && error_if_wal_file_exists && !wal_numbers.is_empty() {
         let non_empty = wal_numbers.iter().any(|n| {
             fs.file_size(&filename::wal_file(&path, *n))
@@ -365,20 +358,34 @@ fn new_uuid() -> String {
 /// Replays every WAL at or above the oldest log number any open column family needs, in
 /// number order. Returns the WAL numbers seen and the largest sequence number replayed.
 ///
+/// As RocksDB 7.8.3's `RecoverLogFiles`: a corruption the log reader reports ends the open
+/// (tolerate-tail and absolute modes) or stops replay (point in time), unless the mode skips
+/// corrupted records or `paranoid_checks` is off, when the damaged record is dropped and
+/// replay goes on. After a point-in-time stop, a later WAL is replayed only if it picks up
+/// exactly at the next sequence number after the last batch replayed; and if replay stayed
+/// stopped and dropped such a WAL while a column family with tables had already moved past
+/// the damaged WAL (its log number is higher), that family holds data newer than the
+/// recovered point, and open fails with `SST file is ahead of WALs in CF <name>`.
+///
 /// With `repair` (a writable open), the WALs are left the way RocksDB leaves them once it
 /// has flushed what it recovered: a WAL whose replay ended early (a torn tail, or a
 /// point-in-time stop) is truncated after its last good record, and WALs that point-in-time
 /// recovery skipped are deleted. Our WALs outlive recovery (nothing is flushed into tables
 /// yet), so without this the same damage would be met again at every open, and a skipped
-/// WAL's sequence numbers would collide with new writes.
+/// WAL's sequence numbers would collide with new writes. Nothing is changed when recovery
+/// fails.
 fn recover_wals(
     fs: &dyn FileSystem,
     path: &Path,
-    mode: WalRecoveryMode,
+    opts: &DbOptions,
     vs: &VersionSet,
     cfs: &ColumnFamilySet,
     repair: bool,
 ) -> Result<(Vec<u64>, u64)> {
+    let mode = opts.wal_recovery_mode;
+    // RocksDB's log reporter has no status to set in skip mode or without paranoid checks.
+    let ignore_corruption =
+        !opts.paranoid_checks || mode == WalRecoveryMode::SkipAnyCorruptedRecords;
     let min_log = vs
         .column_families
         .values()
@@ -396,17 +403,24 @@ fn recover_wals(
         .collect();
     numbers.sort_unstable();
     let mut last_seq = vs.last_sequence;
-    // Point-in-time recovery: after a corruption, later WALs are replayed only if they pick
-    // up exactly at the next sequence number.
-    let mut stopped = false;
+    // The sequence number after the last batch replayed (None before the first).
+    let mut next_seq: Option<u64> = None;
+    // Point-in-time recovery stopped at a corruption in this WAL.
+    let mut stopped_in: Option<u64> = None;
+    // A WAL after the stop was not replayed (its first batch did not follow on).
+    let mut dropped_later = false;
     let mut record = Vec::new();
     let mut live = Vec::new();
+    // (WAL, length to truncate it to; None: delete it), applied once recovery succeeded.
+    let mut repairs: Vec<(PathBuf, Option<u64>)> = Vec::new();
     for &number in &numbers {
         let wal_path = filename::wal_file(path, number);
         let file_len = fs.file_size(&wal_path)?;
         let src = fs.new_sequential(&wal_path)?;
         let mut reader = LogReader::new(src, number, mode);
-        let mut first_record = true;
+        if ignore_corruption {
+            reader = reader.ignoring_corruptions();
+        }
         let mut skipped = false;
         let good_end;
         loop {
@@ -419,7 +433,7 @@ fn recover_wals(
                 }
                 ReadOutcome::Stop(_) => {
                     good_end = reader.last_record_end();
-                    stopped = true;
+                    stopped_in = Some(number);
                     break;
                 }
                 ReadOutcome::Record => {}
@@ -431,25 +445,25 @@ fn recover_wals(
             };
             let batch = match batch {
                 Ok(b) => b,
+                Err(_) if ignore_corruption => continue,
                 Err(e) => match mode {
-                    WalRecoveryMode::SkipAnyCorruptedRecords => continue,
                     WalRecoveryMode::PointInTimeRecovery => {
                         good_end = before;
-                        stopped = true;
+                        stopped_in = Some(number);
                         break;
                     }
                     _ => return Err(e),
                 },
             };
-            if first_record && stopped {
-                if batch.sequence() != last_seq + 1 {
+            if stopped_in.is_some() {
+                if Some(batch.sequence()) != next_seq {
                     skipped = true;
+                    dropped_later = true;
                     good_end = 0;
                     break;
                 }
-                stopped = false;
+                stopped_in = None;
             }
-            first_record = false;
             let seq = batch.sequence();
             let mut memtable_for = |cf: u32| -> Option<Arc<MemTable>> {
                 let needed = vs
@@ -463,6 +477,7 @@ fn recover_wals(
                 }
             };
             let next = insert_batch(&mut memtable_for, &batch, seq)?;
+            next_seq = Some(next);
             if next > seq {
                 last_seq = last_seq.max(next - 1);
             }
@@ -470,12 +485,42 @@ fn recover_wals(
         if !repair {
             live.push(number);
         } else if skipped {
-            fs.remove_file(&wal_path)?;
+            repairs.push((wal_path, None));
         } else {
             if good_end < file_len {
-                fs.truncate(&wal_path, good_end)?;
+                repairs.push((wal_path, Some(good_end)));
             }
             live.push(number);
+        }
+    }
+    // As RocksDB's comment on this check intends ("exclude the PIT case where no log is
+    // dropped after the corruption point"): only when replay dropped a later WAL. A torn
+    // tail followed by empty WALs (a crash during recovery from a failed write) loses
+    // nothing any family has.
+    if let (Some(corrupted), true) = (stopped_in, dropped_later) {
+        if let Some(m) = vs.column_families.values().find(|m| {
+            m.log_number > corrupted && m.files.values().flatten().any(|f| f.file_size > 0)
+        }) {
+            return Err(Error::corruption(format!(
+                "SST file is ahead of WALs in CF {}",
+                m.name
+            )));
+        }
+    }
+    for (wal_path, truncate_to) in repairs {
+        match truncate_to {
+            Some(len) => fs.truncate(&wal_path, len)?,
+            None => fs.remove_file(&wal_path)?,
+        }
+    }
+    if repair {
+        // What was replayed is about to be flushed into tables and the MANIFEST moved past
+        // it: make it durable first. Otherwise a crash could drop a WAL tail that never
+        // reached the disk while a family's table already holds its data, and the next
+        // open would meet a family ahead of its WAL (`SST file is ahead of WALs`).
+        for &number in &live {
+            fs.reopen_writable(&filename::wal_file(path, number))?
+                .sync()?;
         }
     }
     Ok((live, last_seq))

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 //! Read path: point lookups, multi_get, iterators, snapshots and properties.
 //!
-//! A read picks its sequence number first (the snapshot's, or `last_sequence` now), then
-//! clones the memtable `Arc`s it needs; no lock is held while it searches. Entries newer than
-//! the read sequence are invisible, so a concurrent write never shows up half-done.
+//! A read takes its view (the column family's SuperVersion: memtables and tables) first and
+//! its sequence number (the snapshot's, or `last_sequence` now) second, so that everything
+//! the sequence can see is in the view; no lock is held while it searches. Entries newer than
+//! the read sequence are invisible, so a concurrent write never shows up half-done. A
+//! multi_get over several families retakes the views until none changed while it read the
+//! sequence, so one sequence is complete in all of them.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::Ordering;
@@ -139,8 +142,12 @@ impl DbInner {
         cfd: &ColumnFamilyData,
         key: &[u8],
     ) -> Result<Option<Vec<u8>>> {
+        // The view first, then the sequence: everything at or below the sequence is then in
+        // the view's memtables and tables (RocksDB's GetImpl order). The other order lets a
+        // flush or compaction finish in between and drop the version the sequence sees.
+        let sv = cfd.super_version();
         let read_seq = self.read_seq(ro);
-        let res = self.get_at(cfd, key, read_seq);
+        let res = self.get_in(cfd, &sv, key, read_seq);
         if let Ok(Some(v)) = &res {
             self.stats.keys_read.fetch_add(1, Ordering::Relaxed);
             self.stats
@@ -155,11 +162,32 @@ impl DbInner {
         ro: &ReadOptions,
         keys: &[(&ColumnFamilyHandle, &[u8])],
     ) -> Vec<Result<Option<Vec<u8>>>> {
-        let read_seq = self.read_seq(ro);
+        // One view per family and one sequence for all: take the views, then the sequence,
+        // and start again if a view changed meanwhile (a memtable switched), so that every
+        // write at or below the sequence is in the views (RocksDB's MultiGet does the same).
+        let cfds: Vec<Result<Arc<ColumnFamilyData>>> =
+            keys.iter().map(|(cf, _)| self.cfd(cf)).collect();
+        let (views, read_seq) = loop {
+            let views: Vec<Option<Arc<SuperVersion>>> = cfds
+                .iter()
+                .map(|c| c.as_ref().ok().map(|c| c.super_version()))
+                .collect();
+            let read_seq = self.read_seq(ro);
+            let unchanged = cfds.iter().zip(&views).all(|(c, v)| match (c, v) {
+                (Ok(c), Some(v)) => Arc::ptr_eq(v, &c.super_version()),
+                _ => true,
+            });
+            if unchanged || ro.snapshot.is_some() {
+                break (views, read_seq);
+            }
+            std::thread::yield_now();
+        };
         keys.iter()
-            .map(|(cf, key)| {
-                let cfd = self.cfd(cf)?;
-                let res = self.get_at(&cfd, key, read_seq);
+            .zip(cfds.into_iter().zip(views))
+            .map(|((_, key), (cfd, sv))| {
+                let cfd = cfd?;
+                let sv = sv.ok_or_else(|| Error::invalid_argument("column family view"))?;
+                let res = self.get_in(&cfd, &sv, key, read_seq);
                 if let Ok(Some(v)) = &res {
                     self.stats.keys_read.fetch_add(1, Ordering::Relaxed);
                     self.stats
@@ -209,15 +237,15 @@ impl DbInner {
 
     /// Looks `key` up in `cfd` as of `read_seq`: the active memtable, the immutable ones
     /// newest first, then the table files in lookup order; merge operands gather on the way.
-    pub(crate) fn get_at(
+    fn get_in(
         &self,
         cfd: &ColumnFamilyData,
+        sv: &SuperVersion,
         key: &[u8],
         read_seq: SequenceNumber,
     ) -> Result<Option<Vec<u8>>> {
-        let sv = cfd.super_version();
         let covered_below = self
-            .tombstones_of(cfd, &sv)?
+            .tombstones_of(cfd, sv)?
             .iter()
             .map(|t| t.max_covering_seq(key, read_seq))
             .max()
@@ -344,8 +372,9 @@ pub(crate) fn new_iterator(
     ro: &ReadOptions,
     cfd: &ColumnFamilyData,
 ) -> Result<DbIterator> {
-    let read_seq = db.read_seq(ro);
+    // The view first, then the sequence (see `get`).
     let sv = cfd.super_version();
+    let read_seq = db.read_seq(ro);
     let ucmp = cfd.options.comparator.clone();
     let tombstones = if ro.ignore_range_deletions {
         Arc::new(FragmentedRangeTombstones::empty(ucmp.clone()))

@@ -583,7 +583,13 @@ fn decode_file_head(
 ) -> Option<(u32, FileMetaData)> {
     let level = d.varint32()?;
     let number = d.varint64()?;
-    let path_id = if with_path { d.varint32()? } else { 0 };
+    // A path id NewFile4 could not carry (its field is one byte, 0..=3) is refused here
+    // too: accepted, it was re-encoded into a MANIFEST that no longer decoded.
+    let path_id = if with_path {
+        d.varint32().filter(|p| *p <= 3)?
+    } else {
+        0
+    };
     let file_size = d.varint64()?;
     let smallest = internal_key(d)?;
     let largest = internal_key(d)?;

@@ -854,3 +854,29 @@ fn rocksdb_opens_a_db_whose_manifest_we_rewrote() {
     assert_eq!(ldb(&[&db, "--column_family=cf1", "get", "k1"]).trim(), "v1");
     assert_eq!(ldb(&[&db, "--column_family=cf2", "get", "k2"]).trim(), "v2");
 }
+
+/// Found by the version_edit fuzz target (core/fuzz/seeds/version_edit/regression-newfile3-path-id):
+/// a legacy new-file3 entry with a path id above 3 decoded, but NewFile4 (what we write)
+/// holds only 0..=3, so the re-encoded MANIFEST failed to decode ("path_id wrong vaue").
+#[test]
+fn new_file3_path_id_beyond_new_file4_is_refused() {
+    let entry = |path_id: u8| {
+        let mut b = vec![102u8, 0, 5, path_id, 10];
+        for k in [ikey(b"a", 1), ikey(b"b", 2)] {
+            b.push(k.len() as u8);
+            b.extend_from_slice(&k);
+        }
+        b.extend_from_slice(&[1, 2]);
+        b
+    };
+    let ok = VersionEdit::decode(&entry(3)).expect("path id 3 decodes");
+    assert_eq!(ok.new_files[0].1.path_id, 3);
+    assert_eq!(VersionEdit::decode(&encoded(&ok)).expect("re-encoded"), ok);
+    assert_eq!(err_text(&entry(4)), "VersionEdit: new-file3 entry");
+    let seed = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fuzz/seeds/version_edit/regression-newfile3-path-id");
+    let bytes = std::fs::read(seed).expect("regression seed");
+    if let Ok(e) = VersionEdit::decode(&bytes) {
+        assert_eq!(VersionEdit::decode(&encoded(&e)).expect("re-encoded"), e);
+    }
+}

@@ -79,6 +79,9 @@ pub struct LogReader<R: Read> {
     dropped_bytes: u64,
     corruptions: Vec<String>,
     corruption_count: u64,
+    /// Corruption reports are only counted, whatever the mode (RocksDB's reporter without a
+    /// status: WAL replay with `paranoid_checks` off).
+    ignore_reports: bool,
     /// Once the reader has answered Eof, Stop or an error it keeps answering the same.
     finished: Option<Result<ReadOutcome>>,
 }
@@ -103,8 +106,18 @@ impl<R: Read> LogReader<R> {
             dropped_bytes: 0,
             corruptions: Vec::new(),
             corruption_count: 0,
+            ignore_reports: false,
             finished: None,
         }
+    }
+
+    /// Makes corruption reports only counted, never ending the read, while the mode still
+    /// decides what ends the log (a torn tail, an old record). This is how RocksDB replays
+    /// WALs with `paranoid_checks` off: its log reporter then has no status to set, so each
+    /// damaged record is dropped and replay goes on.
+    pub fn ignoring_corruptions(mut self) -> Self {
+        self.ignore_reports = true;
+        self
     }
 
     /// Reads the next logical record into `out` (cleared first).
@@ -160,13 +173,17 @@ impl<R: Read> LogReader<R> {
         )
     }
 
-    /// Records a corruption and says whether reading must end now (every mode but skip).
+    /// Records a corruption and says whether reading must end now (every mode but skip, unless
+    /// reports are ignored).
     fn report(&mut self, bytes: usize, reason: &str) -> Option<Result<ReadOutcome>> {
         self.dropped_bytes += bytes as u64;
         self.corruption_count += 1;
         if self.corruptions.len() < MAX_KEPT_CORRUPTIONS {
             self.corruptions
                 .push(format!("dropping {bytes} bytes; Corruption: {reason}"));
+        }
+        if self.ignore_reports {
+            return None;
         }
         let err = Error::corruption(reason);
         match self.mode {
