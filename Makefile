@@ -14,7 +14,7 @@ DROPIN := $(LIBDIR)/dropin
 
 .PHONY: all build dropin run run-dotnet test test-rust test-c test-c-sanitize test-python test-dotnet abi soak install clean
 .PHONY: bench bench-quick bench-smoke
-.PHONY: fuzz fuzz-smoke fuzz-seeds
+.PHONY: fuzz fuzz-smoke fuzz-tools fuzz-seeds
 
 all: build
 
@@ -58,9 +58,9 @@ run-dotnet: build
 # Every test: Rust unit, integration and property tests (core and capi, including the
 # compatibility tests against Debian's RocksDB 7.8.3), the C ABI gates, the C test
 # programs against libsolistore, against librocksdb 7.8.3, as a binary drop-in, and under
-# AddressSanitizer+UBSan and valgrind, the Python and .NET bindings on both libraries, and a
-# smoke run of the benchmark driver on both engines.
-test: test-rust abi test-c test-c-sanitize test-python test-dotnet bench-smoke
+# AddressSanitizer+UBSan and valgrind, the Python and .NET bindings on both libraries, a
+# smoke run of the benchmark driver on both engines, and 60 s of fuzzing per decoder.
+test: test-rust abi test-c test-c-sanitize test-python test-dotnet bench-smoke fuzz-smoke
 
 test-rust:
 	$(CARGO) test --release --workspace
@@ -114,11 +114,15 @@ soak:
 # RUSTC_BOOTSTRAP=1 (`cargo install cargo-fuzz` once). `fuzz-smoke` is CI's 60 s per target;
 # `fuzz` runs FUZZ_SECONDS per target (default 10 minutes), two targets at a time.
 FUZZ_SECONDS ?= 600
-fuzz:
+fuzz: fuzz-tools
 	core/fuzz/run.sh $(FUZZ_SECONDS) 2
 
-fuzz-smoke:
+fuzz-smoke: fuzz-tools
 	core/fuzz/run.sh 60 2
+
+# cargo-fuzz from crates.io, installed once when missing (about 1.5 minutes on 2 cores).
+fuzz-tools:
+	@command -v cargo-fuzz >/dev/null 2>&1 || { echo "== installing cargo-fuzz"; $(CARGO) install -q cargo-fuzz --locked; }
 
 # Regenerates the committed seed corpora from files solistore and librocksdb 7.8.3 write.
 fuzz-seeds:
