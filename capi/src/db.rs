@@ -34,7 +34,7 @@ pub mod maintenance;
 #[cfg(test)]
 mod table_tests;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 /// An open database. Ownership: owned by the caller from `rocksdb_open*` until
 /// `rocksdb_close`, which frees it. Iterators, snapshots and column family handles hold their
