@@ -61,13 +61,21 @@ def test_batch_across_column_families(db):
     assert cf.get(b"k") is None and db[b"k"] == b"default"
 
 
-def test_batch_from_other_library_rejected(both_libs, tmp_path):
+def test_batch_is_library_neutral_but_column_families_bind_it(both_libs, tmp_path):
     s, r = both_libs
-    with solistore.DB(tmp_path / "db", create_if_missing=True, lib=s) as db:
-        wb = solistore.WriteBatch(lib=r)
+    with solistore.DB(tmp_path / "s", create_if_missing=True, lib=s) as a, \
+            solistore.DB(tmp_path / "r", create_if_missing=True, lib=r) as b:
+        wb = solistore.WriteBatch()
         wb.put(b"k", b"v")
-        with pytest.raises(solistore.InvalidArgument):
-            db.write(wb)
+        a.write(wb)
+        b.write(wb)  # the same rep, written by the other library
+        assert a[b"k"] == b["k".encode()] == b"v"
+        cf = a.create_column_family("cf")
+        wb.put(b"x", b"y", column_family=cf)
+        with pytest.raises(solistore.InvalidArgument, match="another DB"):
+            b.write(wb)
+        a.write(wb)
+        assert cf[b"x"] == b"y"
 
 
 def test_batch_atomicity(db):
