@@ -971,6 +971,17 @@ fn writes_through_batches_and_write_options() {
         );
         assert_eq!(take(&mut err), None);
         assert_eq!(f.get("kv"), None);
+        // An empty or reversed range is refused, as by RocksDB 7.8.3, and writes nothing
+        // (regression: it was accepted).
+        f.put("m", "1");
+        for (b, e) in [(c"m", c"m"), (c"n", c"m")] {
+            rocksdb_delete_range_cf(f.db, f.wo, def, b.as_ptr(), 1, e.as_ptr(), 1, &mut err);
+            assert_eq!(
+                take(&mut err).as_deref(),
+                Some("Invalid argument: end key comes before start key")
+            );
+        }
+        assert_eq!(f.get("m"), Some(b"1".to_vec()));
         rocksdb_column_family_handle_destroy(def);
         // WAL-less writes still apply.
         rocksdb_writeoptions_disable_WAL(f.wo, 1);

@@ -369,6 +369,12 @@ impl Db {
         self.write(wo, &b)
     }
 
+    /// Deletes every key in `[begin, end)`.
+    ///
+    /// # Errors
+    /// `Invalid argument: end key comes before start key` unless `begin` sorts before `end`, and
+    /// nothing is written (RocksDB 7.8.3's `DeleteRange` refuses an empty range too; a range
+    /// deletion inside a write batch is not checked here).
     pub fn delete_range(
         &self,
         wo: &WriteOptions,
@@ -376,6 +382,9 @@ impl Db {
         begin: &[u8],
         end: &[u8],
     ) -> Result<()> {
+        if cf.cfd.options.comparator.compare(begin, end) != std::cmp::Ordering::Less {
+            return Err(Error::invalid_argument("end key comes before start key"));
+        }
         let mut b = WriteBatch::new();
         b.delete_range(cf.id(), begin, end);
         self.write(wo, &b)
