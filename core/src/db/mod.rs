@@ -369,12 +369,13 @@ impl Db {
         self.write(wo, &b)
     }
 
-    /// Deletes every key in `[begin, end)`.
+    /// Deletes every key in `[begin, end)`; nothing when `begin == end`.
     ///
     /// # Errors
-    /// `Invalid argument: end key comes before start key` unless `begin` sorts before `end`, and
-    /// nothing is written (RocksDB 7.8.3's `DeleteRange` refuses an empty range too; a range
-    /// deletion inside a write batch is not checked here).
+    /// `Invalid argument: end key comes before start key` when `end` sorts before `begin`, and
+    /// nothing is written. (RocksDB 7.8.3 answers the same text, but only after writing the
+    /// record to its WAL, and the error then sticks: every later write and flush fails. A range
+    /// deletion inside a write batch is not checked here.)
     pub fn delete_range(
         &self,
         wo: &WriteOptions,
@@ -382,7 +383,7 @@ impl Db {
         begin: &[u8],
         end: &[u8],
     ) -> Result<()> {
-        if cf.cfd.options.comparator.compare(begin, end) != std::cmp::Ordering::Less {
+        if cf.cfd.options.comparator.compare(begin, end) == std::cmp::Ordering::Greater {
             return Err(Error::invalid_argument("end key comes before start key"));
         }
         let mut b = WriteBatch::new();
