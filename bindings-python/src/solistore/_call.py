@@ -19,6 +19,10 @@ _tls = threading.local()
 FAST_LEN = (1 << 31) - 1
 
 
+# Hot paths read the scratch tuple inline: ``try: s = TLS.s`` / ``except AttributeError: s = scratch()``.
+TLS = _tls
+
+
 def scratch():
     """This thread's ``(err, byref(err), n, byref(n))`` out-parameters (errptr and a length)."""
     try:

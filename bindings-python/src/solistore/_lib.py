@@ -79,6 +79,9 @@ _PROTOTYPES: dict[str, tuple] = {
     "rocksdb_checkpoint_object_destroy": (None, [P]),
     "rocksdb_get_latest_sequence_number": (U64, [P]),
     # point operations
+    "rocksdb_put": (None, [P, P, B, S, B, S, E]),
+    "rocksdb_delete": (None, [P, P, B, S, E]),
+    "rocksdb_get": (P, [P, P, B, S, PS, E]),
     "rocksdb_put_cf": (None, [P, P, P, B, S, B, S, E]),
     "rocksdb_delete_cf": (None, [P, P, P, B, S, E]),
     "rocksdb_delete_range_cf": (None, [P, P, P, B, S, B, S, E]),
@@ -152,6 +155,7 @@ _PROTOTYPES: dict[str, tuple] = {
     "rocksdb_property_int_cf": (I, [P, P, B, POINTER(c_uint64)]),
     "rocksdb_key_may_exist_cf": (U, [P, P, P, B, S, PP, PS, B, S, POINTER(U)]),
     "rocksdb_open_as_secondary_column_families": (P, [P, B, B, I, PB, PP, PP, E]),
+    "rocksdb_open_column_families_with_ttl": (P, [P, B, I, PB, PP, PP, POINTER(c_int), E]),
     "rocksdb_try_catch_up_with_primary": (None, [P, E]),
     "rocksdb_set_options_cf": (None, [P, P, I, PB, PB, E]),
     "rocksdb_cancel_all_background_work": (None, [P, U]),
@@ -175,6 +179,7 @@ _PROTOTYPES: dict[str, tuple] = {
 
 # Untyped twins of the hottest functions (see the module docstring): name -> restype.
 _FAST = {
+    "rocksdb_get": PC, "rocksdb_put": None, "rocksdb_delete": None,
     "rocksdb_get_cf": PC, "rocksdb_put_cf": None, "rocksdb_delete_cf": None, "rocksdb_free": None,
     "rocksdb_iter_valid": U, "rocksdb_iter_next": None, "rocksdb_iter_prev": None,
     "rocksdb_iter_key": PC, "rocksdb_iter_value": PC, "solistore_iter_next_batch": S,

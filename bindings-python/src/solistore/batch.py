@@ -26,6 +26,7 @@ _CF_RANGE_DELETE, _RANGE_DELETE = 0xE, 0xF
 
 _HEADER = 12
 _V1 = [bytes([i]) for i in range(128)]  # one-byte varints
+_PUT1 = [bytes([_PUT, i]) for i in range(128)]  # a default-family put's tag and one-byte key length
 
 
 def _varint(n: int) -> bytes:
@@ -106,12 +107,12 @@ class WriteBatch:
             value = key_bytes(value)
         rep = self._rep
         kl, vl = len(key), len(value)
-        if column_family is None and self._cf is None:
-            rep += b"\x01"
+        if column_family is None and self._cf is None and kl < 128:
+            rep += _PUT1[kl]
         else:
             cid = self._cf_id(column_family)
             rep += b"\x01" if cid is None else b"\x05" + _varint(cid)
-        rep += _V1[kl] if kl < 128 else _varint(kl)
+            rep += _varint(kl)
         rep += key
         rep += _V1[vl] if vl < 128 else _varint(vl)
         rep += value

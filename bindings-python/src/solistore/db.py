@@ -24,9 +24,9 @@ from __future__ import annotations
 import os
 import threading
 import weakref
-from ctypes import POINTER, byref, c_char, c_char_p, c_size_t, c_ubyte, c_uint64, c_void_p, cast, string_at
+from ctypes import POINTER, byref, c_char, c_char_p, c_int, c_size_t, c_ubyte, c_uint64, c_void_p, cast, string_at
 
-from ._call import FAST_LEN, handle, key_bytes, path_bytes, raise_error, scratch, wait_idle
+from ._call import FAST_LEN, TLS, handle, key_bytes, path_bytes, raise_error, scratch, wait_idle
 from ._lib import Library, as_library
 from .batch import WriteBatch
 from .errors import DbClosedError, Error, InvalidArgument, error_from_message
@@ -102,22 +102,13 @@ class _Ops:
         lib = db._lib
         err, berr, n, bn = scratch()
         kl = len(key)
-        if snapshot is not None or fill_cache is not None or verify_checksums is not None:
-            p = db._with_read_options(snapshot, fill_cache, verify_checksums, lambda h, ro: cast(
-                lib.rocksdb_get_cf(h, ro, cf, key, kl, bn, berr), _PC))
+        if kl < FAST_LEN:
+            fn = lib.fast.get_cf
         else:
-            busy = db._busy
-            busy.append(None)
-            try:
-                h = db._h
-                if h is None:
-                    raise DbClosedError("DB instance already closed")
-                if kl < FAST_LEN:
-                    p = lib.fast.get_cf(h, db._ro_default.h, cf, key, kl, bn, berr)
-                else:
-                    p = cast(lib.rocksdb_get_cf(h, db._ro_default.h, cf, key, kl, bn, berr), _PC)
-            finally:
-                busy.pop()
+            def fn(*a):
+                return cast(lib.rocksdb_get_cf(*a), _PC)
+        p = db._with_read_options(snapshot, fill_cache, verify_checksums,
+                                  lambda h, ro: fn(h, ro, cf, key, kl, bn, berr))
         if err.value:
             raise_error(lib, err)
         if not p:
@@ -136,54 +127,18 @@ class _Ops:
         return self.get(key) is not None
 
     def put(self, key, value, *, sync=None, disable_wal=None):
-        if type(key) is not bytes:
-            key = key_bytes(key)
-        if type(value) is not bytes:
-            value = key_bytes(value)
-        db, cf = self._ctx()
-        lib = db._lib
-        wo = db._wo_default if sync is None and disable_wal is None else db._wo_holder(sync, disable_wal)
-        err, berr, _, _ = scratch()
-        kl, vl = len(key), len(value)
-        busy = db._busy
-        busy.append(None)
-        try:
-            h = db._h
-            if h is None:
-                raise DbClosedError("DB instance already closed")
-            if kl < FAST_LEN:
-                # vallen is the 7th argument, passed on the stack: an untyped int would fill only
-                # 4 of its 8 bytes (see _lib), so it goes as a c_size_t.
-                lib.fast.put_cf(h, wo.h, cf, key, kl, value, c_size_t(vl), berr)
-            else:
-                lib.rocksdb_put_cf(h, wo.h, cf, key, kl, value, vl, berr)
-        finally:
-            busy.pop()
-        if err.value:
-            raise_error(lib, err)
+        key, value = key_bytes(key), key_bytes(value)
+        # rocksdb_put_cf's 7th argument (vallen) is passed on the stack: never an untyped int (see _lib).
+        self._errptr_call(self._ctx()[0]._lib.rocksdb_put_cf, key, len(key), value, len(value), sync=sync,
+                          disable_wal=disable_wal)
 
     def __setitem__(self, key, value):
         self.put(key, value)
 
     def delete(self, key, *, sync=None, disable_wal=None):
-        if type(key) is not bytes:
-            key = key_bytes(key)
-        db, cf = self._ctx()
-        lib = db._lib
-        wo = db._wo_default if sync is None and disable_wal is None else db._wo_holder(sync, disable_wal)
-        err, berr, _, _ = scratch()
-        kl = len(key)
-        busy = db._busy
-        busy.append(None)
-        try:
-            h = db._h
-            if h is None:
-                raise DbClosedError("DB instance already closed")
-            (lib.fast.delete_cf if kl < FAST_LEN else lib.rocksdb_delete_cf)(h, wo.h, cf, key, kl, berr)
-        finally:
-            busy.pop()
-        if err.value:
-            raise_error(lib, err)
+        key = key_bytes(key)
+        self._errptr_call(self._ctx()[0]._lib.rocksdb_delete_cf, key, len(key), sync=sync,
+                          disable_wal=disable_wal)
 
     def __delitem__(self, key):
         self.delete(key)
@@ -386,17 +341,18 @@ class DB(_Ops):
     """An open database.
 
     ``DB(path, options=None, *, create_if_missing=None, error_if_exists=None, column_families=None,
-    read_only=False, secondary_path=None, error_if_wal_file_exists=False, read_options=None,
+    read_only=False, secondary_path=None, error_if_wal_file_exists=False, ttl=None, read_options=None,
     write_options=None, lib=None, **options)``. ``column_families`` is None (open every column family the
     DB has), or a list of names / a dict name -> Options (the default family is always opened). Extra
     keyword arguments are ``Options`` fields (``write_buffer_size=...``). ``read_only=True`` opens
-    read-only; ``secondary_path=`` opens as a secondary instance following the DB at ``path``.
+    read-only; ``secondary_path=`` opens as a secondary instance following the DB at ``path``;
+    ``ttl=`` (seconds) opens with RocksDB's TTL compaction filter on every column family.
     ``lib`` is a :class:`Library`, a path or a soname; default: see ``solistore.get_default_library``.
     """
 
     def __init__(self, path, options: Options | None = None, *, create_if_missing=None, error_if_exists=None,
                  column_families=None, read_only=False, secondary_path=None, error_if_wal_file_exists=False,
-                 read_options: ReadOptions | None = None, write_options: WriteOptions | None = None,
+                 ttl=None, read_options: ReadOptions | None = None, write_options: WriteOptions | None = None,
                  lib=None, **option_kwargs):
         self._h = None
         self._lib = lib = as_library(lib)
@@ -416,7 +372,7 @@ class DB(_Ops):
         self._wopts = write_options if write_options is not None else WriteOptions()
         self._wo_cache: dict = {}
         cf_items = self._column_families(path, opts, column_families, lib)
-        self._open(path, opts, cf_items, read_only, secondary_path, error_if_wal_file_exists)
+        self._open(path, opts, cf_items, read_only, secondary_path, error_if_wal_file_exists, ttl)
 
     @staticmethod
     def _column_families(path, opts, column_families, lib):
@@ -433,7 +389,7 @@ class DB(_Ops):
         default = cfs.pop("default", None)
         return [("default", default)] + list(cfs.items())
 
-    def _open(self, path, opts, cf_items, read_only, secondary_path, error_if_wal_file_exists):
+    def _open(self, path, opts, cf_items, read_only, secondary_path, error_if_wal_file_exists, ttl):
         lib, st = self._lib, self._state
         n = len(cf_items)
         dbopt = opts._handle(lib)
@@ -443,7 +399,10 @@ class DB(_Ops):
         handles = (c_void_p * n)()
         err, berr, _, _ = scratch()
         bpath = path_bytes(path)
-        if secondary_path is not None:
+        if ttl is not None:
+            ttls = (c_int * n)(*([int(ttl)] * n))
+            raw = lib.rocksdb_open_column_families_with_ttl(dbopt.h, bpath, n, names, opt_arr, handles, ttls, berr)
+        elif secondary_path is not None:
             raw = lib.rocksdb_open_as_secondary_column_families(dbopt.h, bpath, path_bytes(secondary_path), n,
                                                                 names, opt_arr, handles, berr)
         elif read_only:
@@ -466,7 +425,101 @@ class DB(_Ops):
         self._ro_default = self._ropts._handle(lib)
         self._wo_default = self._wopts._handle(lib)
         self._busy = st.busy
+        f = lib.fast
+        self._fast = (f.get, f.put, f.delete, f.free, self._ro_default.h, self._wo_default.h)
         st.h = self._h = h
+
+    # -- point operations on the default column family: the leanest paths (rocksdb_get/put/delete
+    # take every integer in an argument register, so the untyped calls need no c_size_t objects)
+    def get(self, key, default=None, *, snapshot=None, fill_cache=None, verify_checksums=None):
+        """The value of ``key``, or ``default`` when it has none."""
+        if type(key) is not bytes:
+            key = key_bytes(key)
+        if snapshot is not None or fill_cache is not None or verify_checksums is not None or \
+                len(key) >= FAST_LEN:
+            return _Ops.get(self, key, default, snapshot=snapshot, fill_cache=fill_cache,
+                            verify_checksums=verify_checksums)
+        try:
+            err, berr, n, bn = TLS.s
+        except AttributeError:
+            err, berr, n, bn = scratch()
+        fget, _, _, free, ro, _ = self._fast
+        busy = self._busy
+        busy.append(None)
+        try:
+            h = self._h
+            if h is None:
+                raise DbClosedError("DB instance already closed")
+            p = fget(h, ro, key, len(key), bn, berr)
+        finally:
+            busy.pop()
+        if err.value:
+            raise_error(self._lib, err)
+        if not p:
+            return default
+        v = p[:n.value]
+        free(p)
+        return v
+
+    def put(self, key, value, *, sync=None, disable_wal=None):
+        if type(key) is not bytes:
+            key = key_bytes(key)
+        if type(value) is not bytes:
+            value = key_bytes(value)
+        kl, vl = len(key), len(value)
+        if sync is not None or disable_wal is not None or kl >= FAST_LEN or vl >= FAST_LEN:
+            return _Ops.put(self, key, value, sync=sync, disable_wal=disable_wal)
+        try:
+            err, berr, _, _ = TLS.s
+        except AttributeError:
+            err, berr, _, _ = scratch()
+        fput, wo = self._fast[1], self._fast[5]
+        busy = self._busy
+        busy.append(None)
+        try:
+            h = self._h
+            if h is None:
+                raise DbClosedError("DB instance already closed")
+            fput(h, wo, key, kl, value, vl, berr)
+        finally:
+            busy.pop()
+        if err.value:
+            raise_error(self._lib, err)
+
+    def delete(self, key, *, sync=None, disable_wal=None):
+        if type(key) is not bytes:
+            key = key_bytes(key)
+        kl = len(key)
+        if sync is not None or disable_wal is not None or kl >= FAST_LEN:
+            return _Ops.delete(self, key, sync=sync, disable_wal=disable_wal)
+        try:
+            err, berr, _, _ = TLS.s
+        except AttributeError:
+            err, berr, _, _ = scratch()
+        fdel, wo = self._fast[2], self._fast[5]
+        busy = self._busy
+        busy.append(None)
+        try:
+            h = self._h
+            if h is None:
+                raise DbClosedError("DB instance already closed")
+            fdel(h, wo, key, kl, berr)
+        finally:
+            busy.pop()
+        if err.value:
+            raise_error(self._lib, err)
+
+    def __getitem__(self, key):
+        v = self.get(key)
+        if v is None:
+            raise KeyError(key)
+        return v
+
+    def __setitem__(self, key, value):
+        self.put(key, value)
+
+    def __delitem__(self, key):
+        self.delete(key)
 
     # -- plumbing
     def _ctx(self):
@@ -500,7 +553,8 @@ class DB(_Ops):
         if verify_checksums is not None:
             ro.verify_checksums = verify_checksums
         if snapshot is None:
-            return self._run(fn, ro._build(self._lib).h)
+            holder = ro._build(self._lib)  # referenced until the call returns: it owns the C object
+            return self._run(fn, holder.h)
         ro.snapshot = snapshot
         sbusy = snapshot._busy
         sbusy.append(None)

@@ -27,7 +27,6 @@ __all__ = ["Iterator", "RawIterator"]
 _KEYS, _VALUES, _REVERSE = 1, 2, 4     # solistore_iter_next_batch flags
 _FIRST_BATCH, _MAX_BATCH = 16, 2048    # entries per batch: small first (next(it) once), then larger
 _BUF = 64 << 10                        # initial batch buffer; grows for large entries
-_CHUNK = 128                           # entries per lock hold on the plain cursor path
 
 
 def _destroy_iter(state, key, it, lock):
@@ -40,6 +39,84 @@ def _destroy_iter(state, key, it, lock):
         if it.value:
             state.lib.rocksdb_iter_destroy(it)
             it.value = None
+
+
+class _Reader:
+    """Copies entries out of a native iterator, many per lock hold: through one
+    ``solistore_iter_next_batch`` call when the library has it, else through the cursor calls. Keeps the
+    batch buffer between calls."""
+
+    def __init__(self, lib, mode, reverse):
+        self.lib = lib
+        self.mode = mode
+        self.nparts = 2 if mode == (_KEYS | _VALUES) else 1
+        self.flags = mode | (_REVERSE if reverse else 0)
+        self.reverse = reverse
+        self.batch = lib.has("solistore_iter_next_batch")
+        self.cap = 0
+        self.buf = self.ends = None
+        if not self.batch:
+            self.kl, self.vl = c_size_t(), c_size_t()
+            self.bkl, self.bvl = byref(self.kl), byref(self.vl)
+
+    def read(self, it, want):
+        """``(entries, at_end)``: up to ``want`` entries from ``it``'s position on (moving it past them):
+        keys, values or ``(key, value)`` pairs by mode, and whether the range has no more. The caller
+        holds the iterator's lock."""
+        if not self.batch:
+            return self._cursor(it, want)
+        out = self._batch(it, want)
+        return out, len(out) < want and not self.lib.fast.iter_valid(it)
+
+    def _batch(self, it, want):
+        lib = self.lib
+        if self.buf is None:
+            self.cap = _BUF
+            self.buf = create_string_buffer(self.cap)
+            self.ends = (c_uint64 * (_MAX_BATCH * self.nparts))()
+            self.used = c_size_t()
+            self.bused = byref(self.used)
+        want = min(want, _MAX_BATCH)
+        err, berr, _, _ = scratch()
+        while True:
+            n = lib.solistore_iter_next_batch(it, self.flags, want, self.buf, self.cap, self.ends, self.bused,
+                                              berr)
+            if err.value:
+                raise_error(lib, err)
+            if n or self.used.value <= self.cap:
+                break
+            self.cap = max(self.used.value, 2 * self.cap)  # the next entry needs a larger buffer
+            self.buf = create_string_buffer(self.cap)
+        if not n:
+            return []
+        data = string_at(self.buf, self.used.value)
+        e = self.ends[:n * self.nparts]
+        parts = list(map(data.__getitem__, map(slice, [0] + e, e)))
+        if self.nparts == 1:
+            return parts
+        pairs = iter(parts)
+        return list(zip(pairs, pairs))
+
+    def _cursor(self, it, want):
+        f = self.lib.fast
+        valid, key, value = f.iter_valid, f.iter_key, f.iter_value
+        step = f.iter_prev if self.reverse else f.iter_next
+        kl, vl, bkl, bvl = self.kl, self.vl, self.bkl, self.bvl
+        mode = self.mode
+        out = []
+        append = out.append
+        for _ in range(want):
+            if not valid(it):
+                return out, True
+            if mode == 3:
+                k = key(it, bkl)[:kl.value]
+                append((k, value(it, bvl)[:vl.value]))
+            elif mode == 1:
+                append(key(it, bkl)[:kl.value])
+            else:
+                append(value(it, bvl)[:vl.value])
+            step(it)
+        return out, False
 
 
 class _CIter:
@@ -105,6 +182,24 @@ class _CIter:
         self.close()
 
 
+def range_bounds(start, stop, prefix, include_start=True, include_stop=False):
+    """The C iterate bounds ``(lower, upper)`` (inclusive, exclusive; None: open) of a range given by
+    ``start``/``stop`` and their include flags, or by ``prefix``."""
+    if prefix is not None:
+        if start is not None or stop is not None:
+            raise TypeError("'prefix' cannot be used together with 'start' or 'stop'")
+        lower = key_bytes(prefix)
+        return lower, successor(lower)
+    lower = upper = None
+    if start is not None:
+        start = key_bytes(start)
+        lower = start if include_start else start + b"\x00"
+    if stop is not None:
+        stop = key_bytes(stop)
+        upper = stop + b"\x00" if include_stop else stop
+    return lower, upper
+
+
 def _bounded(lower, upper, ro_lower, ro_upper):
     """Intersect the range's bounds with bounds already in the read options."""
     if ro_lower is not None and (lower is None or ro_lower > lower):
@@ -127,19 +222,7 @@ class Iterator(_CIter):
                  verify_checksums=None, read_options: ReadOptions | None = None):
         if not include_key and not include_value:
             raise TypeError("include_key and include_value cannot both be False")
-        if prefix is not None and (start is not None or stop is not None):
-            raise TypeError("'prefix' cannot be used together with 'start' or 'stop'")
-        lower = upper = None
-        if prefix is not None:
-            lower = key_bytes(prefix)
-            upper = successor(lower)
-        else:
-            if start is not None:
-                start = key_bytes(start)
-                lower = start if include_start else start + b"\x00"
-            if stop is not None:
-                stop = key_bytes(stop)
-                upper = stop + b"\x00" if include_stop else stop
+        lower, upper = range_bounds(start, stop, prefix, include_start, include_stop)
         ro = (read_options if read_options is not None else db._ropts).copy()
         lower, upper = _bounded(lower, upper, ro._values.get("iterate_lower_bound"),
                                 ro._values.get("iterate_upper_bound"))
@@ -156,116 +239,33 @@ class Iterator(_CIter):
         self._open(db, cf, ro)
         self._reverse = bool(reverse)
         self._mode = (_KEYS if include_key else 0) | (_VALUES if include_value else 0)
-        batch = self._lib.has("solistore_iter_next_batch")
-        self._gen = self._run_batches() if batch else self._run_cursor()
+        self._gen = self._run()
 
-    # -- the two ways of copying entries out
-    def _start(self):
-        """Position the cursor at the first entry (None when there is nothing to read)."""
-        with self._lock:
+    def _run(self):
+        lock = self._lock
+        with lock:
             it = self._it
             if it is None or not it.value:
                 raise self._closed_error()
-            if self._empty:
-                return None
-            if self._reverse:
-                self._lib.rocksdb_iter_seek_to_last(it)
-            else:
-                self._lib.rocksdb_iter_seek_to_first(it)
-            return it
-
-    def _finish(self, it):
-        """At the end: report the iterator's error, if any, then close."""
-        try:
-            with self._lock:
-                if it.value:
-                    self._check_error(it)
-        finally:
-            self._exhausted = True
-            self.close()
-
-    def _run_batches(self):
-        it = self._start()
-        if it is None:
-            self._exhausted = True
-            self.close()
-            return
-        lib = self._lib
-        nb = lib.solistore_iter_next_batch
-        mode = self._mode
-        nparts = 2 if mode == (_KEYS | _VALUES) else 1
-        flags = mode | (_REVERSE if self._reverse else 0)
-        cap = _BUF
-        buf = create_string_buffer(cap)
-        ends = (c_uint64 * (_MAX_BATCH * nparts))()
-        used = c_size_t()
-        bused = byref(used)
-        lock = self._lock
+            if not self._empty:
+                if self._reverse:
+                    self._lib.rocksdb_iter_seek_to_last(it)
+                else:
+                    self._lib.rocksdb_iter_seek_to_first(it)
+        reader = _Reader(self._lib, self._mode, self._reverse)
         want = _FIRST_BATCH
-        while True:
-            err, berr, _, _ = scratch()
-            with lock:
-                if not it.value:
-                    raise self._closed_error()
-                n = nb(it, flags, want, buf, cap, ends, bused, berr)
-                if err.value:
-                    raise_error(lib, err)
-                if n:
-                    data = string_at(buf, used.value)
-                    e = ends[:n * nparts]
-            if not n:
-                if used.value > cap:  # the next entry needs a larger buffer
-                    cap = max(used.value, 2 * cap)
-                    buf = create_string_buffer(cap)
-                    continue
-                self._finish(it)
-                return
-            parts = list(map(data.__getitem__, map(slice, [0] + e, e)))
-            if nparts == 2:
-                pairs = iter(parts)
-                yield from zip(pairs, pairs)
-            else:
-                yield from parts
-            if want < _MAX_BATCH:
-                want = min(want * 4, _MAX_BATCH)
-
-    def _run_cursor(self):
-        it = self._start()
-        if it is None:
-            self._exhausted = True
-            self.close()
-            return
-        lib = self._lib
-        f = lib.fast
-        valid, key, value = f.iter_valid, f.iter_key, f.iter_value
-        step = f.iter_prev if self._reverse else f.iter_next
-        kl, vl = c_size_t(), c_size_t()
-        bkl, bvl = byref(kl), byref(vl)
-        mode = self._mode
-        lock = self._lock
-        while True:
-            out = []
-            append = out.append
-            done = False
+        while not self._empty:
             with lock:  # never held across a yield: the consumer may close the iterator meanwhile
                 if not it.value:
                     raise self._closed_error()
-                for _ in range(_CHUNK):
-                    if not valid(it):
-                        done = True
-                        break
-                    if mode == 3:
-                        k = key(it, bkl)[:kl.value]
-                        append((k, value(it, bvl)[:vl.value]))
-                    elif mode == 1:
-                        append(key(it, bkl)[:kl.value])
-                    else:
-                        append(value(it, bvl)[:vl.value])
-                    step(it)
+                out, at_end = reader.read(it, want)
+                if at_end:
+                    self._check_error(it)
+                    self._empty = True
             yield from out
-            if done:
-                self._finish(it)
-                return
+            want = min(want * 4, _MAX_BATCH)
+        self._exhausted = True
+        self.close()
 
     def __iter__(self):
         return self._gen
@@ -283,6 +283,7 @@ class RawIterator(_CIter):
 
     def __init__(self, db, cf, ro: ReadOptions):
         self._open(db, cf, ro)
+        self._readers: dict = {}
         self._kl = c_size_t()
         self._vl = c_size_t()
         self._bkl = byref(self._kl)
@@ -349,6 +350,29 @@ class RawIterator(_CIter):
 
     def item(self) -> tuple:
         return self.key(), self.value()
+
+    def next_batch(self, n: int, *, reverse=False, keys=True, values=True) -> list:
+        """Up to ``n`` entries from the current one on, moving forwards (``reverse``: backwards) past
+        them: ``(key, value)`` pairs, or keys or values alone. Fewer only at the end of the range; the
+        cursor is left on the first entry not returned. One C call per up to 2048 entries where the
+        library has ``solistore_iter_next_batch``."""
+        mode = (_KEYS if keys else 0) | (_VALUES if values else 0)
+        if not mode:
+            raise TypeError("keys and values cannot both be False")
+        r = self._readers.get((mode, reverse))
+        if r is None:
+            r = self._readers[(mode, reverse)] = _Reader(self._lib, mode, reverse)
+        out = []
+        with self._lock:
+            it = self._it
+            if not it.value:
+                raise self._closed_error()
+            while len(out) < n:
+                got, at_end = r.read(it, n - len(out))
+                out += got
+                if at_end:
+                    break
+        return out
 
     def status(self):
         """Raise the iterator's error, if any (the mapped exception)."""

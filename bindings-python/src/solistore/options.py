@@ -231,6 +231,14 @@ class BlockBasedTableOptions(_Base):
     _create = "rocksdb_block_based_options_create"
     _destroy = "rocksdb_block_based_options_destroy"
 
+    def _normalise(self, name, value):
+        if value is not None and name in ("bloom_bits", "block_cache_size") and (
+                isinstance(value, bool) or not isinstance(value, (int, float))):
+            raise TypeError(f"option {name!r} takes a number, not {type(value).__name__}")
+        if name == "bloom_block_based" and value is not None:
+            return bool(value)
+        return super()._normalise(name, value)
+
     def _build(self, lib) -> _Handle:
         holder = self._new(lib)
         h = holder.h
