@@ -87,7 +87,8 @@ _PROTOTYPES: dict[str, tuple] = {
     "rocksdb_delete_range_cf": (None, [P, P, P, B, S, B, S, E]),
     "rocksdb_merge_cf": (None, [P, P, P, B, S, B, S, E]),
     "rocksdb_get_cf": (P, [P, P, P, B, S, PS, E]),
-    "rocksdb_multi_get_cf": (None, [P, P, PP, S, PB, PS, P, PS, PP]),  # values: an array of POINTER(c_char)
+    # keys, key lengths: arrays built by multi_get; values: an array of POINTER(c_char)
+    "rocksdb_multi_get_cf": (None, [P, P, PP, S, P, P, P, PS, PP]),
     "rocksdb_write": (None, [P, P, P, E]),
     # write batches
     "rocksdb_writebatch_create": (P, []),

@@ -22,8 +22,11 @@ however many updates it holds; iteration copies entries in batches (see ``iterat
 from __future__ import annotations
 
 import os
+import sys
 import threading
 import weakref
+from array import array
+from itertools import accumulate
 from ctypes import POINTER, byref, c_char, c_char_p, c_int, c_size_t, c_ubyte, c_uint64, c_void_p, cast, string_at
 
 from ._call import FAST_LEN, TLS, handle, key_bytes, path_bytes, raise_error, scratch, wait_idle
@@ -184,14 +187,21 @@ class _Ops:
             db._run(lambda h: None)  # still a closed-DB check
             return []
         lib = db._lib
-        cfs = (c_void_p * n)(*([cf.value] * n))
-        karr = (c_char_p * n)(*keys)
-        klen = (c_size_t * n)(*map(len, keys))
+        # The argument arrays, built without a ctypes conversion per key: the keys joined in one
+        # buffer (kept alive by `blob` until the call returns) and their addresses computed from it.
+        blob = b"".join(keys)
+        lens = array("Q", map(len, keys))
+        base = cast(c_char_p(blob), c_void_p).value or 0
+        ptrs = array("Q", map(base.__add__, accumulate(lens, initial=0)))
+        karr = (c_void_p * n).from_buffer(ptrs)
+        klen = (c_size_t * n).from_buffer(lens)
+        cfs = (c_void_p * n).from_buffer_copy(cf.value.to_bytes(8, sys.byteorder) * n)
         vals = (_PC * n)()
         vlen = (c_size_t * n)()
         errs = (c_void_p * n)()
         db._with_read_options(snapshot, fill_cache, verify_checksums, lambda h, ro: lib.rocksdb_multi_get_cf(
             h, ro, cfs, n, karr, klen, vals, vlen, errs))
+        del blob, karr, klen, ptrs
         free = lib.fast.free
         lens = vlen[:]
         out = []

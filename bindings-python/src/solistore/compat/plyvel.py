@@ -107,6 +107,8 @@ def _options(create_if_missing=False, error_if_exists=False, paranoid_checks=Non
         table.bloom_bits = bloom_filter_bits
     if table.as_dict():
         o.block_based_table_factory = table
+    if comparator_name is not None and not isinstance(comparator_name, bytes):
+        raise TypeError("'comparator_name' must be bytes")
     if (comparator is None) != (comparator_name is None):
         raise ValueError("'comparator' and 'comparator_name' must be specified together")
     if comparator is not None:
