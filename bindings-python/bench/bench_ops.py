@@ -20,6 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 import solistore  # noqa: E402
+import solistore.compat.plyvel as plyvel  # noqa: E402
+from solistore.rocksdict import Options as RdictOptions, Rdict  # noqa: E402
 
 VALUE = b"v" * 100
 
@@ -28,6 +30,16 @@ def timed(fn, n):
     w0, c0 = time.perf_counter(), time.process_time()
     fn()
     return (time.perf_counter() - w0) / n * 1e6, (time.process_time() - c0) / n * 1e6
+
+
+def _raw_walk(db):
+    with db.raw_iterator() as it:
+        it.seek_to_first()
+        valid, nxt, key, value = it.valid, it.next, it.key, it.value
+        while valid():
+            key()
+            value()
+            nxt()
 
 
 def one_run(lib, n):
@@ -53,6 +65,12 @@ def one_run(lib, n):
             res["iterate items"] = timed(lambda: sum(1 for _ in db.iterator()), n)
             res["iterate keys"] = timed(lambda: sum(1 for _ in db.iterator(include_value=False)), n)
             res["iterate items, reverse"] = timed(lambda: sum(1 for _ in db.iterator(reverse=True)), n)
+            res["raw_iterator next/key/value"] = timed(lambda: _raw_walk(db), n)
+        with plyvel.DB(os.path.join(d, "a"), lib=lib) as pdb:
+            res["plyvel facade: iterate items"] = timed(lambda: sum(1 for _ in pdb), n)
+        rd = Rdict(os.path.join(d, "a"), RdictOptions(raw_mode=True), lib=lib)
+        res["rocksdict facade: items()"] = timed(lambda: sum(1 for _ in rd.items()), n)
+        rd.close()
         with solistore.DB(os.path.join(d, "b"), create_if_missing=True, lib=lib) as db:
             def batch():
                 with db.write_batch() as wb:

@@ -284,72 +284,85 @@ class RawIterator(_CIter):
     def __init__(self, db, cf, ro: ReadOptions):
         self._open(db, cf, ro)
         self._readers: dict = {}
+        # Whether the cursor is on an entry, as of its last move: moves happen only here, under the
+        # lock, so key()/value() need no C call to check it. Invalid until the first seek.
+        self._valid = False
         self._kl = c_size_t()
         self._vl = c_size_t()
         self._bkl = byref(self._kl)
         self._bvl = byref(self._vl)
 
-    def _call(self, fn, *args):
+    def _move(self, fn, *args):
         with self._lock:
             it = self._it
             if not it.value:
                 raise self._closed_error()
-            return fn(it, *args)
+            fn(it, *args)
+            self._valid = bool(self._lib.fast.iter_valid(it))
 
     def valid(self) -> bool:
-        return bool(self._call(self._lib.fast.iter_valid))
+        if self._it is None or not self._it.value:
+            raise self._closed_error()
+        return self._valid
 
     def seek_to_first(self):
-        self._call(self._lib.rocksdb_iter_seek_to_first)
+        self._move(self._lib.rocksdb_iter_seek_to_first)
 
     def seek_to_last(self):
-        self._call(self._lib.rocksdb_iter_seek_to_last)
+        self._move(self._lib.rocksdb_iter_seek_to_last)
 
     def seek(self, key):
         key = key_bytes(key)
-        self._call(self._lib.rocksdb_iter_seek, key, len(key))
+        self._move(self._lib.rocksdb_iter_seek, key, len(key))
 
     def seek_for_prev(self, key):
         key = key_bytes(key)
-        self._call(self._lib.rocksdb_iter_seek_for_prev, key, len(key))
+        self._move(self._lib.rocksdb_iter_seek_for_prev, key, len(key))
 
-    def _on_entry(self, fn, *args):
+    def _step(self, fn):
         with self._lock:
             it = self._it
             if not it.value:
                 raise self._closed_error()
-            if not self._lib.fast.iter_valid(it):
+            if not self._valid:
                 raise InvalidArgument("Invalid argument: iterator is not positioned on an entry")
-            return fn(it, *args)
+            fn(it)
+            self._valid = bool(self._lib.fast.iter_valid(it))
 
     def next(self):
-        self._on_entry(self._lib.fast.iter_next)
+        self._step(self._lib.fast.iter_next)
 
     def prev(self):
-        self._on_entry(self._lib.fast.iter_prev)
+        self._step(self._lib.fast.iter_prev)
 
     def key(self) -> bytes:
         with self._lock:
             it = self._it
             if not it.value:
                 raise self._closed_error()
-            f = self._lib.fast
-            if not f.iter_valid(it):
+            if not self._valid:
                 raise InvalidArgument("Invalid argument: iterator is not positioned on an entry")
-            return f.iter_key(it, self._bkl)[:self._kl.value]
+            return self._lib.fast.iter_key(it, self._bkl)[:self._kl.value]
 
     def value(self) -> bytes:
         with self._lock:
             it = self._it
             if not it.value:
                 raise self._closed_error()
-            f = self._lib.fast
-            if not f.iter_valid(it):
+            if not self._valid:
                 raise InvalidArgument("Invalid argument: iterator is not positioned on an entry")
-            return f.iter_value(it, self._bvl)[:self._vl.value]
+            return self._lib.fast.iter_value(it, self._bvl)[:self._vl.value]
 
     def item(self) -> tuple:
-        return self.key(), self.value()
+        with self._lock:
+            it = self._it
+            if not it.value:
+                raise self._closed_error()
+            if not self._valid:
+                raise InvalidArgument("Invalid argument: iterator is not positioned on an entry")
+            f = self._lib.fast
+            k = f.iter_key(it, self._bkl)[:self._kl.value]
+            return k, f.iter_value(it, self._bvl)[:self._vl.value]
 
     def next_batch(self, n: int, *, reverse=False, keys=True, values=True) -> list:
         """Up to ``n`` entries from the current one on, moving forwards (``reverse``: backwards) past
@@ -372,8 +385,13 @@ class RawIterator(_CIter):
                 out += got
                 if at_end:
                     break
+            self._valid = bool(self._lib.fast.iter_valid(it))
         return out
 
     def status(self):
         """Raise the iterator's error, if any (the mapped exception)."""
-        self._call(self._check_error)
+        with self._lock:
+            it = self._it
+            if not it.value:
+                raise self._closed_error()
+            self._check_error(it)
