@@ -9,7 +9,6 @@ import pytest
 
 import solistore
 from solistore._option_table import OPTION_TABLE
-from solistore.options import _Handle  # noqa: F401 - the holder type the tests inspect
 
 HEADER = Path(__file__).resolve().parents[2] / "include" / "rocksdb" / "c.h"
 CLASSES = {"options": solistore.Options, "readoptions": solistore.ReadOptions,

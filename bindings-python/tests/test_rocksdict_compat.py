@@ -244,7 +244,9 @@ def test_close_destroy_config_and_access_types(lib, db_path):
 
 
 def test_install_alias():
+    import solistore.compat.rocksdict as compat_facade
     import solistore.rocksdict as facade
+    assert compat_facade is facade
     saved = sys.modules.pop("rocksdict", None)
     try:
         facade.install_alias()
