@@ -4,6 +4,7 @@ PROFILE ?= release
 PREFIX ?= /usr/local
 PROPTEST_CASES ?= 256
 export PROPTEST_CASES
+SWEEP_SEED ?= $(shell date +%s)
 LIBDIR := target/$(PROFILE)
 LIB := $(LIBDIR)/libsolistore.so
 # The drop-in names live in their own directory: cargo puts target/<profile> on the
@@ -11,7 +12,8 @@ LIB := $(LIBDIR)/libsolistore.so
 # library under `ldb` and `sst_dump` when a test spawns them.
 DROPIN := $(LIBDIR)/dropin
 
-.PHONY: all build dropin run test test-rust test-c test-python abi soak install clean
+.PHONY: all build dropin run run-dotnet test test-rust test-c test-c-sanitize test-python test-dotnet abi soak install clean
+.PHONY: bench bench-quick bench-smoke
 
 all: build
 
@@ -43,11 +45,21 @@ run: build
 	  ln -sf /usr/lib/x86_64-linux-gnu/librocksdb.so.7.8 bench/build/rocksdb/librocksdb.so && \
 	  LD_LIBRARY_PATH=$(CURDIR)/bench/build/rocksdb bench/build/quickstart $$(mktemp -d); \
 	else echo "(librocksdb 7.8 not installed: apt-get install librocksdb-dev to compare)"; fi
+	@if [ -e /usr/lib/x86_64-linux-gnu/librocksdb.so.7.8 ]; then \
+	  echo "== a 1-2 minute comparison, solistore / RocksDB 7.8.3 (make bench for the full one)"; \
+	  $(MAKE) --no-print-directory -C bench quick SOLISTORE=$(CURDIR)/$(LIB); fi
+
+# The .NET quickstart (bindings-dotnet/examples/Quickstart.cs) on libsolistore, then on
+# librocksdb 7.8.3 when installed. Needs Mono (apt-get install mono-devel).
+run-dotnet: build
+	$(MAKE) -C bindings-dotnet run-example PROFILE=$(PROFILE)
 
 # Every test: Rust unit, integration and property tests (core and capi, including the
-# compatibility tests against Debian's RocksDB 7.8.3), the C ABI gates, and the C test
-# programs against libsolistore, against librocksdb 7.8.3, and as a binary drop-in.
-test: test-rust abi test-c test-python
+# compatibility tests against Debian's RocksDB 7.8.3), the C ABI gates, the C test
+# programs against libsolistore, against librocksdb 7.8.3, as a binary drop-in, and under
+# AddressSanitizer+UBSan and valgrind, the Python and .NET bindings on both libraries, and a
+# smoke run of the benchmark driver on both engines.
+test: test-rust abi test-c test-c-sanitize test-python test-dotnet bench-smoke
 
 test-rust:
 	$(CARGO) test --release --workspace
@@ -58,13 +70,39 @@ abi: build
 test-c: build
 	$(MAKE) -C tests-c test LIB=all
 
+# The C programs built with -fsanitize=address,undefined (LeakSanitizer on), then under
+# valgrind memcheck: zero errors and zero definite or indirect leaks (tests-c/README.md).
+test-c-sanitize: build
+	$(MAKE) -C tests-c sanitize
+
 # The Python package, every test against libsolistore and Debian's librocksdb.so.7.8.
 test-python: build
 	SOLISTORE_LIB=$(CURDIR)/$(LIB) python3 -m pytest bindings-python/tests -q
 
+# The .NET binding and the RocksDbSharp host replays (Kommander, Kahuna) on Mono with NUnit 2.6,
+# on libsolistore and on librocksdb 7.8.3, and the placement kit (bindings-dotnet/run-tests.sh).
+# Without mono/nunit-console it skips with a message; SOLISTORE_REQUIRE_DOTNET=1 makes that a failure.
+test-dotnet: build
+	PROFILE=$(PROFILE) bindings-dotnet/run-tests.sh
+
+# Benchmarks (bench/README.md): one driver, libsolistore and Debian's librocksdb 7.8.3
+# alternately. bench: the full run (~25-50 min), written to bench/results/<date>-$(NAME).md;
+# bench-quick: 1-2 minutes, prints the table; bench-smoke: every workload at toy sizes (make test).
+bench: build
+	$(MAKE) -C bench bench SOLISTORE=$(CURDIR)/$(LIB)
+
+bench-quick: build
+	$(MAKE) -C bench quick SOLISTORE=$(CURDIR)/$(LIB)
+
+bench-smoke: build
+	$(MAKE) -C bench smoke SOLISTORE=$(CURDIR)/$(LIB)
+
 # Long runs: the 1,000-kill crash loop and deep property tests.
 soak:
 	SOLISTORE_CRASH_ITERATIONS=1000 PROPTEST_CASES=5000 $(CARGO) test --release -p solistore --test crash_loop_sigkill --test db_model
+	# The deep crash and error sweeps (docs/reliability.md); SWEEP_SEED=<printed seed> replays a run.
+	SOLISTORE_SWEEP_SCALE=4 SOLISTORE_SWEEP_RANDOM=200 SOLISTORE_ERROR_SWEEP_RANDOM=50 SOLISTORE_SWEEP_SEED=$(SWEEP_SEED) \
+	  $(CARGO) test --release -p solistore --test crash_sweep --test fault_injection -- --nocapture
 	HYPOTHESIS_EXAMPLES=500 SOLISTORE_LIB=$(CURDIR)/$(LIB) python3 -m pytest bindings-python/tests/test_differential.py -q
 
 install: build
@@ -76,4 +114,5 @@ install: build
 
 clean:
 	$(CARGO) clean
-	rm -rf tests-c/build
+	rm -rf tests-c/build bindings-dotnet/out
+	$(MAKE) -C bench clean

@@ -24,6 +24,7 @@
 
 #include <rocksdb/c.h>
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <ftw.h>
@@ -276,6 +277,44 @@ static inline void put_ok(rocksdb_t *db, const rocksdb_writeoptions_t *wo, const
   char *err = NULL;
   rocksdb_put(db, wo, k, strlen(k), v, strlen(v), &err);
   EXPECT_NO_ERR(err);
+}
+
+/* Flushes the memtables of `db` (or of one column family) into tables, waiting for it. */
+static inline void flush_cf_ok(rocksdb_t *db, rocksdb_column_family_handle_t *cf) {
+  rocksdb_flushoptions_t *fo = rocksdb_flushoptions_create();
+  rocksdb_flushoptions_set_wait(fo, 1);
+  char *err = NULL;
+  if (cf != NULL) rocksdb_flush_cf(db, fo, cf, &err);
+  else rocksdb_flush(db, fo, &err);
+  EXPECT_NO_ERR(err);
+  rocksdb_flushoptions_destroy(fo);
+}
+#define flush_ok(db) flush_cf_ok((db), NULL)
+
+/* Number of entries of `dir` whose name ends with `suffix` ("" counts "." and ".." too).
+ * When `min_links` is non-NULL it receives the smallest hard-link count among them (0 when
+ * there are none). */
+static inline int count_files(const char *dir, const char *suffix, nlink_t *min_links) {
+  DIR *d = opendir(dir);
+  EXPECTF(d != NULL, "opendir %s", dir);
+  int n = 0;
+  size_t sl = strlen(suffix);
+  if (min_links != NULL) *min_links = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    size_t l = strlen(e->d_name);
+    if (l < sl || strcmp(e->d_name + l - sl, suffix) != 0) continue;
+    n++;
+    if (min_links != NULL) {
+      char p[PATH_MAX];
+      snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+      struct stat st;
+      EXPECT(stat(p, &st) == 0);
+      if (*min_links == 0 || st.st_nlink < *min_links) *min_links = st.st_nlink;
+    }
+  }
+  closedir(d);
+  return n;
 }
 
 /* get(k) equals `want`, or is absent when `want` is NULL; no error either way. */

@@ -4,9 +4,13 @@
 #   rocksdb             build/rocksdb/*   (Debian 7.8.3 header, -lrocksdb): the reference run
 #   solistore           build/solistore/* (solistore header, libsolistore.so via rpath)
 #   dropin              build/rocksdb/*   with LD_LIBRARY_PATH=build/dropin (librocksdb.so.7.8 -> libsolistore.so)
-#   valgrind-solistore  build/solistore/* under valgrind (definite leaks and memory errors fail)
+#   valgrind-solistore  build/solistore/* under valgrind memcheck (memory errors and definite or
+#                       indirect leaks fail the phase, in the forked child where they happen)
 #   valgrind-rocksdb    build/rocksdb/*   under valgrind, for comparison
-#   asan                build/asan/*      (solistore, -fsanitize=address,undefined; leaks left to valgrind)
+#   asan                build/asan/*      (solistore, -fsanitize=address,undefined, LeakSanitizer on:
+#                       ASan's allocator serves the Rust library's malloc too, so leaks on either
+#                       side of the API fail the phase)
+#   sanitize            asan valgrind-solistore (what `make test` runs)
 #   all                 rocksdb solistore dropin (the default)
 # PROGS="test_open test_iter" selects programs. stdout shows each phase's verdict; the stderr of
 # each run goes to build/logs/<mode>/<prog>.log (its tail is shown when a program fails).
@@ -17,8 +21,16 @@ build=1
 if [ "${1:-}" = "--no-build" ]; then build=0; shift; fi
 modes="$*"
 [ -z "$modes" ] && modes=all
-[ "$modes" = all ] && modes="rocksdb solistore dropin"
-PROGS="${PROGS:-test_open test_putget test_writebatch test_iter test_snapshot test_cf test_merge test_comparator test_options test_properties test_misuse test_hosts}"
+expanded=""
+for m in $modes; do
+  case $m in
+    all) expanded="$expanded rocksdb solistore dropin" ;;
+    sanitize) expanded="$expanded asan valgrind-solistore" ;;
+    *) expanded="$expanded $m" ;;
+  esac
+done
+modes=$expanded
+PROGS="${PROGS:-test_open test_putget test_writebatch test_iter test_snapshot test_cf test_merge test_comparator test_compaction_filter test_checkpoint test_options test_properties test_misuse test_hosts}"
 if [ $build = 1 ]; then
   make -s build PROGS="$PROGS" || exit 2
 fi
@@ -44,9 +56,9 @@ for mode in $modes; do
       dropin) LD_LIBRARY_PATH="$PWD/build/dropin${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "./$dir/$p" 2>"$log" ;;
       valgrind-*)
         TESTC_TIMEOUT="${TESTC_TIMEOUT:-1800}" valgrind -q --error-exitcode=1 --leak-check=full \
-          --errors-for-leak-kinds=definite --show-leak-kinds=definite \
+          --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect \
           --suppressions="$PWD/valgrind.supp" "./$dir/$p" 2>"$log" ;;
-      asan) ASAN_OPTIONS="detect_leaks=0:abort_on_error=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
+      asan) ASAN_OPTIONS="detect_leaks=1:abort_on_error=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
         UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" "./$dir/$p" 2>"$log" ;;
       *) "./$dir/$p" 2>"$log" ;;
     esac

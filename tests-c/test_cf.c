@@ -350,6 +350,56 @@ static void bulk_create_and_default_handle(void) {
 #endif
 }
 
+static void read_only_with_column_families(void) {
+  /* open_for_read_only_column_families: every CF readable, writes refused with RocksDB's
+   * read-only text, and a CF list missing one of the DB's CFs is fine read-only (RocksDB
+   * allows opening a subset read-only). */
+  const char *path = db_path("db");
+  rocksdb_options_t *o = opts_create();
+  rocksdb_options_set_create_missing_column_families(o, 1);
+  rocksdb_writeoptions_t *wo = rocksdb_writeoptions_create();
+  rocksdb_readoptions_t *ro = rocksdb_readoptions_create();
+  const char *names[3] = {"default", "cf1", "cf2"};
+  rocksdb_column_family_handle_t *hs[3];
+  char *err = NULL;
+  rocksdb_t *db = open_cfs(o, path, 3, names, hs, &err);
+  EXPECT_NO_ERR(err);
+  rocksdb_put_cf(db, wo, hs[1], S("k1"), S("v1"), &err);
+  EXPECT_NO_ERR(err);
+  rocksdb_put_cf(db, wo, hs[2], S("k2"), S("v2"), &err);
+  EXPECT_NO_ERR(err);
+  destroy_handles(hs, 3);
+  rocksdb_close(db);
+  const rocksdb_options_t *cf_opts[3] = {o, o, o};
+  rocksdb_column_family_handle_t *rh[3];
+  rocksdb_t *rdb =
+      rocksdb_open_for_read_only_column_families(o, path, 3, names, cf_opts, rh, 0, &err);
+  EXPECT_NO_ERR(err);
+  EXPECT(rdb != NULL);
+  EXPECT_GET_CF(rdb, ro, rh[1], "k1", "v1");
+  EXPECT_GET_CF(rdb, ro, rh[2], "k2", "v2");
+  EXPECT_GET_CF(rdb, ro, rh[0], "k1", NULL);
+  rocksdb_put_cf(rdb, wo, rh[1], S("k3"), S("v3"), &err);
+  EXPECT_ERR_EQ(err, "Not implemented: Not supported operation in read only mode.");
+  destroy_handles(rh, 3);
+  rocksdb_close(rdb);
+  /* A subset (default and cf2). */
+  const char *some[2] = {"default", "cf2"};
+  rdb = rocksdb_open_for_read_only_column_families(o, path, 2, some, cf_opts, rh, 0, &err);
+  EXPECT_NO_ERR(err);
+  EXPECT_GET_CF(rdb, ro, rh[1], "k2", "v2");
+  destroy_handles(rh, 2);
+  rocksdb_close(rdb);
+  /* A CF the DB does not have. */
+  const char *bad[2] = {"default", "nocf"};
+  rdb = rocksdb_open_for_read_only_column_families(o, path, 2, bad, cf_opts, rh, 0, &err);
+  EXPECT(rdb == NULL);
+  EXPECT_ERR_EQ(err, "Invalid argument: Column family not found: nocf");
+  rocksdb_readoptions_destroy(ro);
+  rocksdb_writeoptions_destroy(wo);
+  rocksdb_options_destroy(o);
+}
+
 TESTC_MAIN("test_cf", P(create_list_drop), P(create_errors), P(isolation_and_reopen_with_all),
            P(not_opened_and_not_found_texts), P(list_missing_db), P(dropped_cf_gone_after_reopen),
-           P(multi_get_cf), P(bulk_create_and_default_handle))
+           P(multi_get_cf), P(bulk_create_and_default_handle), P(read_only_with_column_families))

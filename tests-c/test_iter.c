@@ -494,6 +494,9 @@ static void slices_and_refresh(void) {
   rocksdb_slice_t v = rocksdb_iter_value_slice(it);
   EXPECT_BYTES(k.data, k.size, "a");
   EXPECT_BYTES(v.data, v.size, "1");
+  /* No user-defined timestamps: the timestamp slice is empty. */
+  rocksdb_slice_t ts = rocksdb_iter_timestamp_slice(it);
+  EXPECT(ts.size == 0);
   put_ok(f.db, f.wo, "b", "2");
   char *err = NULL;
   rocksdb_iter_refresh(it, &err);

@@ -313,10 +313,53 @@ static void open_error_replaces_preset_message(void) {
   rocksdb_options_destroy(o);
 }
 
+static void wal_dir_holds_the_wal(void) {
+  /* With wal_dir set, the WAL lives there (not in the DB directory) and recovery reads it.
+   * solistore keeps the WAL in the DB directory: it accepts wal_dir = the DB directory and
+   * refuses any other with `Not implemented: ` (rather than ignore it), creating nothing. */
+  const char *path = db_path("db");
+  const char *wal = db_path("wal");
+  rocksdb_options_t *o = opts_create();
+  rocksdb_options_set_wal_dir(o, wal);
+  rocksdb_writeoptions_t *wo = rocksdb_writeoptions_create();
+  rocksdb_readoptions_t *ro = rocksdb_readoptions_create();
+  char *err = NULL;
+  rocksdb_t *db = rocksdb_open(o, path, &err);
+  if (testc_is_solistore()) {
+    EXPECT(db == NULL);
+    EXPECT_ERR_PREFIX(err, "Not implemented: wal_dir ");
+    EXPECT(!testc_path_exists(path));
+    rocksdb_options_set_wal_dir(o, path);
+    db = open_ok(o, path);
+    put_ok(db, wo, "k", "v");
+    EXPECT(count_files(path, ".log", NULL) >= 1);
+    rocksdb_close(db);
+    rocksdb_options_set_wal_dir(o, "");
+    db = open_ok(o, path);
+    EXPECT_GET(db, ro, "k", "v");
+    rocksdb_close(db);
+    rocksdb_readoptions_destroy(ro);
+    rocksdb_writeoptions_destroy(wo);
+    rocksdb_options_destroy(o);
+    return;
+  }
+  EXPECT_NO_ERR(err);
+  put_ok(db, wo, "k", "v");
+  EXPECTF(count_files(wal, ".log", NULL) >= 1, "no .log file in the wal_dir");
+  EXPECTF(count_files(path, ".log", NULL) == 0, "a .log file in the DB directory despite wal_dir");
+  rocksdb_close(db);
+  db = open_ok(o, path);
+  EXPECT_GET(db, ro, "k", "v");
+  rocksdb_close(db);
+  rocksdb_readoptions_destroy(ro);
+  rocksdb_writeoptions_destroy(wo);
+  rocksdb_options_destroy(o);
+}
+
 TESTC_MAIN("test_open", P(missing_db_without_create_if_missing), P(error_if_exists),
            P(second_open_in_process_fails_on_lock), P(open_held_by_other_process),
            P(destroy_db_of_missing_path_ok), P(destroy_db_removes_data), P(destroy_db_while_open_fails), P(read_only_open),
            P(reopen_after_close_keeps_data), P(options_copied_at_open),
            P(empty_existing_directory_opens_as_new),
            P(create_if_missing_creates_directory),
-           P(open_error_replaces_preset_message))
+           P(open_error_replaces_preset_message), P(wal_dir_holds_the_wal))

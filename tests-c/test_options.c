@@ -299,6 +299,300 @@ static void db_opens_with_everything_set(void) {
   rocksdb_options_destroy(o);
 }
 
+static void compaction_option_objects(void) {
+  /* Universal compaction options: RocksDB's defaults (CompactionOptionsUniversal), round
+   * trips, and copy-at-set onto options. */
+  rocksdb_universal_compaction_options_t *u = rocksdb_universal_compaction_options_create();
+  EXPECT(u != NULL);
+  EXPECT(rocksdb_universal_compaction_options_get_size_ratio(u) == 1);
+  EXPECT(rocksdb_universal_compaction_options_get_min_merge_width(u) == 2);
+  EXPECT(rocksdb_universal_compaction_options_get_max_merge_width(u) == (int)UINT_MAX);
+  EXPECT(rocksdb_universal_compaction_options_get_max_size_amplification_percent(u) == 200);
+  EXPECT(rocksdb_universal_compaction_options_get_compression_size_percent(u) == -1);
+  EXPECT(rocksdb_universal_compaction_options_get_stop_style(u) ==
+         rocksdb_total_size_compaction_stop_style);
+  rocksdb_universal_compaction_options_set_size_ratio(u, 5);
+  rocksdb_universal_compaction_options_set_min_merge_width(u, 3);
+  rocksdb_universal_compaction_options_set_max_merge_width(u, 9);
+  rocksdb_universal_compaction_options_set_max_size_amplification_percent(u, 150);
+  rocksdb_universal_compaction_options_set_compression_size_percent(u, 60);
+  rocksdb_universal_compaction_options_set_stop_style(u, rocksdb_similar_size_compaction_stop_style);
+  EXPECT(rocksdb_universal_compaction_options_get_size_ratio(u) == 5);
+  EXPECT(rocksdb_universal_compaction_options_get_min_merge_width(u) == 3);
+  EXPECT(rocksdb_universal_compaction_options_get_max_merge_width(u) == 9);
+  EXPECT(rocksdb_universal_compaction_options_get_max_size_amplification_percent(u) == 150);
+  EXPECT(rocksdb_universal_compaction_options_get_compression_size_percent(u) == 60);
+  EXPECT(rocksdb_universal_compaction_options_get_stop_style(u) ==
+         rocksdb_similar_size_compaction_stop_style);
+  rocksdb_options_t *o = opts_create();
+  rocksdb_options_set_universal_compaction_options(o, u);
+  rocksdb_universal_compaction_options_destroy(u); /* copied at set */
+  /* FIFO compaction options. */
+  rocksdb_fifo_compaction_options_t *f = rocksdb_fifo_compaction_options_create();
+  EXPECT(f != NULL);
+  EXPECT(rocksdb_fifo_compaction_options_get_max_table_files_size(f) == (uint64_t)1 << 30);
+  rocksdb_fifo_compaction_options_set_max_table_files_size(f, (uint64_t)5 << 20);
+  EXPECT(rocksdb_fifo_compaction_options_get_max_table_files_size(f) == (uint64_t)5 << 20);
+#ifdef TESTC_HEADER_V11
+  EXPECT(rocksdb_fifo_compaction_options_get_allow_compaction(f) == 0);
+  EXPECT(rocksdb_fifo_compaction_options_get_max_data_files_size(f) == 0);
+  EXPECT(rocksdb_fifo_compaction_options_get_use_kv_ratio_compaction(f) == 0);
+  rocksdb_fifo_compaction_options_set_allow_compaction(f, 3);
+  rocksdb_fifo_compaction_options_set_max_data_files_size(f, (uint64_t)7 << 20);
+  rocksdb_fifo_compaction_options_set_use_kv_ratio_compaction(f, 1);
+  EXPECT(rocksdb_fifo_compaction_options_get_allow_compaction(f) == 1);
+  EXPECT(rocksdb_fifo_compaction_options_get_max_data_files_size(f) == (uint64_t)7 << 20);
+  EXPECT(rocksdb_fifo_compaction_options_get_use_kv_ratio_compaction(f) == 1);
+#endif
+  rocksdb_options_set_fifo_compaction_options(o, f);
+  rocksdb_fifo_compaction_options_destroy(f);
+  /* OptimizeUniversalStyleCompaction(budget): a quarter of the budget per memtable, six
+   * memtables, two merged per flush, universal style. */
+  rocksdb_options_optimize_universal_style_compaction(o, (uint64_t)512 << 20);
+  EXPECT(rocksdb_options_get_compaction_style(o) == rocksdb_universal_compaction);
+  EXPECT(rocksdb_options_get_write_buffer_size(o) == (size_t)128 << 20);
+  EXPECT(rocksdb_options_get_max_write_buffer_number(o) == 6);
+  EXPECT(rocksdb_options_get_min_write_buffer_number_to_merge(o) == 2);
+  /* A DB opens with these options and keeps data. */
+  rocksdb_options_set_compaction_style(o, rocksdb_level_compaction);
+  const char *path = db_path("db");
+  rocksdb_t *db = open_ok(o, path);
+  rocksdb_writeoptions_t *wo = rocksdb_writeoptions_create();
+  rocksdb_readoptions_t *ro = rocksdb_readoptions_create();
+  put_ok(db, wo, "k", "v");
+  EXPECT_GET(db, ro, "k", "v");
+  rocksdb_close(db);
+  rocksdb_readoptions_destroy(ro);
+  rocksdb_writeoptions_destroy(wo);
+  rocksdb_options_destroy(o);
+}
+
+static void table_and_path_objects(void) {
+  /* Cuckoo table options: every setter, copy-at-set onto options (not opened: solistore
+   * writes block-based tables only), destroy. */
+  rocksdb_cuckoo_table_options_t *c = rocksdb_cuckoo_options_create();
+  EXPECT(c != NULL);
+  rocksdb_cuckoo_options_set_hash_ratio(c, 0.75);
+  rocksdb_cuckoo_options_set_max_search_depth(c, 50);
+  rocksdb_cuckoo_options_set_cuckoo_block_size(c, 4);
+  rocksdb_cuckoo_options_set_identity_as_first_hash(c, 1);
+  rocksdb_cuckoo_options_set_use_module_hash(c, 0);
+  rocksdb_options_t *scratch = rocksdb_options_create();
+  rocksdb_options_set_cuckoo_table_factory(scratch, c);
+  rocksdb_cuckoo_options_destroy(c);
+  rocksdb_options_destroy(scratch);
+  /* DB paths: created, copied into options by set_db_paths, destroyed right after; a DB
+   * opens with them and keeps its data across a reopen. */
+  const char *path = db_path("db");
+  const char *extra = db_path("extra");
+  rocksdb_dbpath_t *dp[2];
+  dp[0] = rocksdb_dbpath_create(path, (uint64_t)1 << 30);
+  dp[1] = rocksdb_dbpath_create(extra, (uint64_t)1 << 30);
+  EXPECT(dp[0] != NULL && dp[1] != NULL);
+  rocksdb_options_t *o = opts_create();
+  rocksdb_options_set_db_paths(o, (const rocksdb_dbpath_t **)dp, 2);
+  rocksdb_dbpath_destroy(dp[0]);
+  rocksdb_dbpath_destroy(dp[1]);
+  rocksdb_t *db = open_ok(o, path);
+  rocksdb_writeoptions_t *wo = rocksdb_writeoptions_create();
+  rocksdb_readoptions_t *ro = rocksdb_readoptions_create();
+  put_ok(db, wo, "k", "v");
+  rocksdb_close(db);
+  db = open_ok(o, path);
+  EXPECT_GET(db, ro, "k", "v");
+  rocksdb_close(db);
+  rocksdb_readoptions_destroy(ro);
+  rocksdb_writeoptions_destroy(wo);
+  rocksdb_options_destroy(o);
+}
+
+static void env_thread_pools(void) {
+  /* The default env's pool sizes are process-wide: what is set reads back (this phase runs in
+   * its own process). */
+  rocksdb_env_t *env = rocksdb_create_default_env();
+  EXPECT(env != NULL);
+  rocksdb_env_set_background_threads(env, 3);
+  EXPECT(rocksdb_env_get_background_threads(env) == 3);
+  rocksdb_env_set_low_priority_background_threads(env, 4);
+  EXPECT(rocksdb_env_get_low_priority_background_threads(env) == 4);
+  EXPECT(rocksdb_env_get_background_threads(env) == 4); /* the same LOW pool */
+  rocksdb_env_set_high_priority_background_threads(env, 2);
+  EXPECT(rocksdb_env_get_high_priority_background_threads(env) == 2);
+  rocksdb_env_set_bottom_priority_background_threads(env, 1);
+  EXPECT(rocksdb_env_get_bottom_priority_background_threads(env) == 1);
+  rocksdb_options_t *o = opts_create();
+  rocksdb_options_set_env(o, env);
+  const char *path = db_path("db");
+  rocksdb_t *db = open_ok(o, path);
+  rocksdb_writeoptions_t *wo = rocksdb_writeoptions_create();
+  rocksdb_readoptions_t *ro = rocksdb_readoptions_create();
+  put_ok(db, wo, "k", "v");
+  EXPECT_GET(db, ro, "k", "v");
+  rocksdb_close(db);
+  rocksdb_readoptions_destroy(ro);
+  rocksdb_writeoptions_destroy(wo);
+  rocksdb_options_destroy(o);
+  rocksdb_env_join_all_threads(env);
+  rocksdb_env_destroy(env);
+}
+
+/* Writes n keys with 100-byte values, flushes them into a table, then reads them all back. */
+static void fill_flush_read(rocksdb_t *db, int n) {
+  rocksdb_writeoptions_t *wo = rocksdb_writeoptions_create();
+  rocksdb_readoptions_t *ro = rocksdb_readoptions_create();
+  char k[32], v[101];
+  memset(v, 'v', 100);
+  v[100] = '\0';
+  for (int i = 0; i < n; i++) {
+    snprintf(k, sizeof k, "key%06d", i);
+    put_ok(db, wo, k, v);
+  }
+  flush_ok(db);
+  for (int i = 0; i < n; i++) {
+    snprintf(k, sizeof k, "key%06d", i);
+    EXPECT_GET(db, ro, k, v);
+  }
+  /* Absent keys, inside and outside the table's key range. */
+  EXPECT_GET(db, ro, "key000000x", NULL);
+  EXPECT_GET(db, ro, "kez", NULL);
+  EXPECT_GET(db, ro, "a", NULL);
+  rocksdb_readoptions_destroy(ro);
+  rocksdb_writeoptions_destroy(wo);
+}
+
+static void block_cache_and_no_block_cache(void) {
+  /* Reads of a flushed table fill the block cache; with no_block_cache the cache that is
+   * also set is ignored and stays empty. LRU options with explicit shard bits. */
+  rocksdb_lru_cache_options_t *lo = rocksdb_lru_cache_options_create();
+  rocksdb_lru_cache_options_set_capacity(lo, (size_t)4 << 20);
+  rocksdb_lru_cache_options_set_num_shard_bits(lo, 2);
+  for (int no_cache = 0; no_cache <= 1; no_cache++) {
+    rocksdb_cache_t *cache = rocksdb_cache_create_lru_opts(lo);
+    EXPECT(cache != NULL);
+    EXPECT(rocksdb_cache_get_capacity(cache) == (size_t)4 << 20);
+    EXPECT(rocksdb_cache_get_usage(cache) == 0);
+    rocksdb_block_based_table_options_t *t = rocksdb_block_based_options_create();
+    rocksdb_block_based_options_set_block_cache(t, cache);
+    rocksdb_block_based_options_set_no_block_cache(t, (unsigned char)no_cache);
+    rocksdb_options_t *o = opts_create();
+    rocksdb_options_set_block_based_table_factory(o, t);
+    rocksdb_block_based_options_destroy(t);
+    const char *path = db_path(no_cache ? "nocache" : "cache");
+    rocksdb_t *db = open_ok(o, path);
+    fill_flush_read(db, 500);
+    size_t usage = rocksdb_cache_get_usage(cache);
+    if (no_cache) {
+      EXPECTF(usage == 0, "no_block_cache: the ignored cache holds %zu bytes", usage);
+    } else {
+      EXPECTF(usage > 0, "table reads left the block cache empty");
+    }
+    rocksdb_close(db);
+    rocksdb_options_destroy(o);
+    /* disown_data: the cache may leak its entries at exit; it stays usable until destroyed. */
+    rocksdb_cache_disown_data(cache);
+    EXPECT(rocksdb_cache_get_capacity(cache) == (size_t)4 << 20);
+    rocksdb_cache_destroy(cache);
+  }
+  rocksdb_lru_cache_options_destroy(lo);
+}
+
+static void hyper_clock_caches(void) {
+  REQUIRE_V11_HEADER("rocksdb_cache_create_hyper_clock and its options");
+#ifdef TESTC_HEADER_V11
+  rocksdb_cache_t *c1 = rocksdb_cache_create_hyper_clock((size_t)2 << 20, 4096);
+  EXPECT(c1 != NULL);
+  EXPECT(rocksdb_cache_get_capacity(c1) == (size_t)2 << 20);
+  EXPECT(rocksdb_cache_get_usage(c1) == 0);
+  EXPECT(rocksdb_cache_get_table_address_count(c1) > 0);
+  rocksdb_hyper_clock_cache_options_t *ho =
+      rocksdb_hyper_clock_cache_options_create((size_t)1 << 20, 4096);
+  rocksdb_hyper_clock_cache_options_set_capacity(ho, (size_t)3 << 20);
+  rocksdb_hyper_clock_cache_options_set_num_shard_bits(ho, 1);
+  rocksdb_cache_t *c2 = rocksdb_cache_create_hyper_clock_opts(ho);
+  rocksdb_hyper_clock_cache_options_destroy(ho);
+  EXPECT(c2 != NULL);
+  EXPECT(rocksdb_cache_get_capacity(c2) == (size_t)3 << 20);
+  /* Used as a block cache, it fills with table reads. */
+  rocksdb_block_based_table_options_t *t = rocksdb_block_based_options_create();
+  rocksdb_block_based_options_set_block_cache(t, c2);
+  rocksdb_options_t *o = opts_create();
+  rocksdb_options_set_block_based_table_factory(o, t);
+  rocksdb_block_based_options_destroy(t);
+  rocksdb_t *db = open_ok(o, db_path("db"));
+  fill_flush_read(db, 300);
+  EXPECT(rocksdb_cache_get_usage(c2) > 0);
+  EXPECT(rocksdb_cache_get_occupancy_count(c2) > 0);
+  EXPECT(rocksdb_cache_get_table_address_count(c2) >= rocksdb_cache_get_occupancy_count(c2));
+  rocksdb_close(db);
+  rocksdb_options_destroy(o);
+  rocksdb_cache_destroy(c2);
+  rocksdb_cache_destroy(c1);
+#endif
+}
+
+static void filter_policies(void) {
+  /* Each filter policy constructor gives tables that answer present and absent keys
+   * correctly (the filter must never hide a present key). Ownership of the policy moves to
+   * the table options at set. */
+  for (int kind = 0; kind < 4; kind++) {
+    rocksdb_filterpolicy_t *fp =
+        kind == 0   ? rocksdb_filterpolicy_create_bloom(10)
+        : kind == 1 ? rocksdb_filterpolicy_create_bloom_full(10)
+        : kind == 2 ? rocksdb_filterpolicy_create_ribbon(9.9)
+                    : rocksdb_filterpolicy_create_ribbon_hybrid(9.9, 1);
+    EXPECT(fp != NULL);
+    rocksdb_block_based_table_options_t *t = rocksdb_block_based_options_create();
+    rocksdb_block_based_options_set_filter_policy(t, fp);
+    rocksdb_block_based_options_set_whole_key_filtering(t, 1);
+    rocksdb_options_t *o = opts_create();
+    rocksdb_options_set_block_based_table_factory(o, t);
+    rocksdb_block_based_options_destroy(t);
+    char tag[16];
+    snprintf(tag, sizeof tag, "fp%d", kind);
+    rocksdb_t *db = open_ok(o, db_path(tag));
+    fill_flush_read(db, 1000);
+    rocksdb_close(db);
+    rocksdb_options_destroy(o);
+  }
+  /* A policy never set is the caller's to destroy. */
+  rocksdb_filterpolicy_destroy(rocksdb_filterpolicy_create_ribbon(10));
+}
+
+static void write_buffer_manager_objects(void) {
+  REQUIRE_V11_HEADER("rocksdb_write_buffer_manager_*");
+#ifdef TESTC_HEADER_V11
+  rocksdb_write_buffer_manager_t *w = rocksdb_write_buffer_manager_create((size_t)64 << 20, 0);
+  EXPECT(w != NULL);
+  EXPECT(rocksdb_write_buffer_manager_enabled(w));
+  EXPECT(rocksdb_write_buffer_manager_buffer_size(w) == (size_t)64 << 20);
+  EXPECT(!rocksdb_write_buffer_manager_cost_to_cache(w));
+  rocksdb_write_buffer_manager_set_buffer_size(w, (size_t)32 << 20);
+  EXPECT(rocksdb_write_buffer_manager_buffer_size(w) == (size_t)32 << 20);
+  size_t before = rocksdb_write_buffer_manager_memory_usage(w);
+  rocksdb_options_t *o = opts_create();
+  rocksdb_options_set_write_buffer_manager(o, w);
+  rocksdb_t *db = open_ok(o, db_path("db"));
+  rocksdb_writeoptions_t *wo = rocksdb_writeoptions_create();
+  char k[32], v[1001];
+  memset(v, 'w', 1000);
+  v[1000] = '\0';
+  for (int i = 0; i < 200; i++) {
+    snprintf(k, sizeof k, "k%04d", i);
+    put_ok(db, wo, k, v);
+  }
+  size_t after = rocksdb_write_buffer_manager_memory_usage(w);
+  EXPECTF(after >= before + 200 * 1000, "memtable usage %zu -> %zu after 200 KB", before, after);
+  rocksdb_close(db);
+  rocksdb_writeoptions_destroy(wo);
+  rocksdb_options_destroy(o);
+  rocksdb_write_buffer_manager_destroy(w);
+  /* Budget 0: accounting only, not enabled. */
+  w = rocksdb_write_buffer_manager_create(0, 1);
+  EXPECT(!rocksdb_write_buffer_manager_enabled(w));
+  rocksdb_write_buffer_manager_destroy(w);
+#endif
+}
+
 static void destroy_accepts_null(void) {
   /* c.h convention used by bindings' finalizers: destroying NULL is harmless. RocksDB 7.8.3
    * does `delete NULL` for these, which is fine; solistore promises it for every destroy. */
@@ -314,4 +608,7 @@ static void destroy_accepts_null(void) {
 TESTC_MAIN("test_options", P(defaults), P(options_round_trip), P(read_write_options_round_trip),
            P(booleans_any_nonzero_is_true), P(create_copy_is_independent),
            P(table_options_copied_at_set), P(options_mutated_between_opens),
-           P(db_opens_with_everything_set), P(destroy_accepts_null))
+           P(db_opens_with_everything_set), P(compaction_option_objects),
+           P(table_and_path_objects), P(env_thread_pools), P(block_cache_and_no_block_cache),
+           P(hyper_clock_caches), P(filter_policies), P(write_buffer_manager_objects),
+           P(destroy_accepts_null))

@@ -546,8 +546,8 @@ pub unsafe extern "C" fn rocksdb_block_based_options_set_cache_index_and_filter_
     }
 }
 
-/// Whether L0 index and filter blocks stay pinned in the cache.
-/// solistore: stores value only
+/// Whether L0 index and filter blocks stay pinned in the cache (with
+/// `cache_index_and_filter_blocks`; other levels' stay evictable).
 ///
 /// # Safety
 /// `block_based_table_options` must be NULL (the call is then ignored) or a live `rocksdb_block_based_table_options_t`.

@@ -108,6 +108,10 @@ impl CompactionFilter for CallbackCompactionFilter {
             if new_value.is_null() {
                 return FilterDecision::ChangeValue(Vec::new());
             }
+            if !ffi::array_len_ok::<u8>(new_len) {
+                // No buffer is that long: a broken callback; keep the value as it was.
+                return FilterDecision::Keep;
+            }
             // SAFETY: the callback set `new_value` to `new_len` readable bytes.
             let v = unsafe { std::slice::from_raw_parts(new_value.cast::<u8>(), new_len) };
             FilterDecision::ChangeValue(v.to_vec())

@@ -34,7 +34,10 @@ pub mod maintenance;
 #[cfg(test)]
 mod table_tests;
 #[cfg(test)]
-pub(crate) mod tests;
+mod tests;
+/// Test helpers other modules' tests share (`solistore_ext`).
+#[cfg(test)]
+pub(crate) use tests::{free_options, take, test_options, TempDir};
 
 /// An open database. Ownership: owned by the caller from `rocksdb_open*` until
 /// `rocksdb_close`, which frees it. Iterators, snapshots and column family handles hold their
@@ -73,13 +76,19 @@ pub(crate) unsafe fn borrow_db<'a>(db: *const rocksdb_t) -> Result<&'a Db, Error
 }
 
 /// Views a caller's array of `n` entries. `(NULL, 0)` is empty; NULL with `n > 0` is
-/// `Invalid argument: <param> is NULL`.
+/// `Invalid argument: <param> is NULL`; more entries than one allocation can hold is
+/// `Invalid argument` too (see `ffi`'s length rules).
 ///
 /// # Safety
 /// A non-NULL `ptr` must address `n` readable entries that stay unchanged for `'a`.
 pub(crate) unsafe fn array<'a, T>(ptr: *const T, n: usize, param: &str) -> Result<&'a [T], Error> {
     if n == 0 {
         return Ok(&[]);
+    }
+    if !ffi::array_len_ok::<T>(n) {
+        return Err(Error::invalid_argument(format!(
+            "{param}: {n} entries is too many"
+        )));
     }
     if ptr.is_null() {
         return Err(Error::invalid_argument(format!("{param} is NULL")));
@@ -183,6 +192,15 @@ unsafe fn open_impl(
     if db_opts.write_buffer_manager.is_none() {
         db_opts.write_buffer_manager = opts.s.write_buffer_manager.clone();
     }
+    // Options kept beside the engine's struct that the engine acts on.
+    db_opts.rate_limiter = opts
+        .s
+        .rate_limiter
+        .as_ref()
+        .map(|l| std::sync::Arc::clone(&l.bucket));
+    db_opts.max_background_compactions = opts.s.max_background_compactions;
+    db_opts.max_background_flushes = opts.s.max_background_flushes;
+    db_opts.max_subcompactions = opts.s.max_subcompactions;
     let (db, handles) = match read_only {
         None => Db::open_cf(&db_opts, path, families)?,
         Some(error_if_wal_file_exists) => {

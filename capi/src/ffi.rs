@@ -12,8 +12,36 @@
 //! Pointer helpers (`borrow`, `bytes`, `cstr`, `write_out`, handles) return
 //! `Result<_, Error>` so that a NULL from C becomes `Invalid argument: <param> is NULL`
 //! instead of undefined behaviour (STYLE.md §4.4).
+//!
+//! Lengths and counts (c.h gives no limits; RocksDB reads whatever it is told): a length is
+//! trusted as the size of the caller's buffer, except where it cannot be one. Such a length
+//! is refused before any byte is read or written:
+//! - a key, value, bound or blob longer than 4294967295 bytes (RocksDB's formats store these
+//!   lengths in 32 bits; its writes refuse them as "key is too large" and the like) is
+//!   `Invalid argument: length <n> is too large (at most 4294967295 bytes)`, so
+//!   `keylen = SIZE_MAX` with a valid pointer fails cleanly where RocksDB's `rocksdb_get`
+//!   would read past the buffer and crash;
+//! - any other buffer (a WriteBatch rep) or array of `n` entries whose byte size exceeds
+//!   `isize::MAX`, the most any allocation can hold, is refused the same way (a call without
+//!   errptr then does nothing and returns its failure value; a multi-get with an impossible
+//!   `num_keys` writes no per-key outputs, since its arrays cannot be that long).
+//!
+//! Below those bounds a caller that overstates a buffer's length still gets a read past its
+//! end, as with RocksDB: that cannot be detected.
 
 use std::ffi::{c_char, c_uchar, c_void, CStr};
+
+// NOTE: the unwinder is linked in statically, so that `libsolistore.so` needs only the C
+// runtime (libc, libm, libpthread, libdl and the dynamic loader) and `dlopen(RTLD_NOW)` works
+// where libgcc_s is absent. Rust's std on linux-gnu asks for libgcc_s (`_Unwind_*`, which
+// `catch_unwind` in `guarded` needs); taking every member of GCC's libgcc_eh.a here defines
+// those symbols before the linker reaches `-lgcc_s`, which `--as-needed` then drops. The copy
+// is private (the version script exports only `rocksdb_*`), and a Rust panic never leaves
+// this library (`guarded`), so it never meets the host's unwinder: C++ exceptions in the
+// host keep using the host's. `-bundle`: the archive is found by the C compiler driver at
+// the final link (GCC's own library directory), not copied into the rlib.
+#[link(name = "gcc_eh", kind = "static", modifiers = "+whole-archive,-bundle")]
+unsafe extern "C" {}
 use std::panic::{self, AssertUnwindSafe};
 use std::ptr;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -151,12 +179,43 @@ pub(crate) unsafe fn from_handle<T>(ptr: *mut T) -> Option<Box<T>> {
     }
 }
 
+/// The longest key, value, bound or blob accepted from C (lengths are 32-bit in RocksDB's
+/// formats).
+pub(crate) const MAX_SLICE_LEN: usize = u32::MAX as usize;
+
+/// Whether `n` entries of `T` can exist in one allocation (their byte size is at most
+/// `isize::MAX`); a count beyond that cannot describe a real C array.
+pub(crate) fn array_len_ok<T>(n: usize) -> bool {
+    n <= isize::MAX.unsigned_abs() / size_of::<T>().max(1)
+}
+
+fn too_large(len: usize, limit: usize) -> Error {
+    Error::invalid_argument(format!("length {len} is too large (at most {limit} bytes)"))
+}
+
 /// Views the `(ptr, len)` byte pair C passes for keys and values. `(NULL, 0)` is the empty
-/// slice (wasmtime's rule); NULL with `len > 0` is `Invalid argument`.
+/// slice (wasmtime's rule); NULL with `len > 0` is `Invalid argument`, and so is a length
+/// above [`MAX_SLICE_LEN`] (refused before anything is read; see the module doc).
 ///
 /// # Safety
 /// If `ptr` is non-NULL it must address `len` readable bytes that stay unchanged for `'a`.
 pub(crate) unsafe fn bytes<'a>(ptr: *const c_char, len: usize) -> Result<&'a [u8], Error> {
+    if len > MAX_SLICE_LEN {
+        return Err(too_large(len, MAX_SLICE_LEN));
+    }
+    // SAFETY: forwarded contract.
+    unsafe { bytes_any(ptr, len) }
+}
+
+/// [`bytes`] for buffers that are not keys or values (a WriteBatch rep): only the allocation
+/// bound (`isize::MAX` bytes) applies.
+///
+/// # Safety
+/// As [`bytes`].
+pub(crate) unsafe fn bytes_any<'a>(ptr: *const c_char, len: usize) -> Result<&'a [u8], Error> {
+    if !array_len_ok::<u8>(len) {
+        return Err(too_large(len, isize::MAX.unsigned_abs()));
+    }
     if ptr.is_null() {
         if len == 0 {
             return Ok(&[]);
@@ -165,8 +224,8 @@ pub(crate) unsafe fn bytes<'a>(ptr: *const c_char, len: usize) -> Result<&'a [u8
             "NULL data pointer with length {len}"
         )));
     }
-    // SAFETY: non-NULL and `len` readable bytes per the contract; `len` bytes of a live C
-    // buffer never exceed isize::MAX.
+    // SAFETY: non-NULL and `len` readable bytes per the contract; `len` is at most
+    // isize::MAX (checked above).
     Ok(unsafe { std::slice::from_raw_parts(ptr.cast::<u8>(), len) })
 }
 
@@ -233,7 +292,8 @@ pub(crate) unsafe fn write_out<T>(out: *mut T, value: T) {
 /// `errs[i]` gets a fresh malloc()ed copy of `err`'s text (entries are outputs: whatever was
 /// there is not freed, as in RocksDB), each entry of the pointer arrays `ptr_outputs` (values,
 /// pinnable slices, timestamps) becomes NULL, and each entry of `len_outputs` becomes 0.
-/// NULL arrays are skipped.
+/// NULL arrays are skipped, and so is everything when `num_keys` is more entries than any
+/// array can hold (the count is then certainly wrong, and writing would overrun the arrays).
 ///
 /// # Safety
 /// `errs` and every array in `ptr_outputs` and `len_outputs` must be NULL or hold
@@ -245,6 +305,9 @@ pub(crate) unsafe fn fail_each_key(
     ptr_outputs: &[*mut *mut c_void],
     len_outputs: &[*mut usize],
 ) {
+    if !array_len_ok::<*mut c_char>(num_keys) {
+        return;
+    }
     let text = err.to_string();
     for i in 0..num_keys {
         if !errs.is_null() {

@@ -87,6 +87,9 @@ impl CallbackMergeOperator {
         let copied = if ptr.is_null() {
             // A NULL result is an empty value if it claims no bytes, else unusable.
             (len == 0).then(Vec::new)
+        } else if !ffi::array_len_ok::<u8>(len) {
+            // No buffer is that long: a broken callback; the merge fails.
+            None
         } else {
             // SAFETY: the callback returned `len` readable bytes at `ptr`.
             Some(unsafe { std::slice::from_raw_parts(ptr.cast::<u8>(), len) }.to_vec())

@@ -1,26 +1,48 @@
 // SPDX-License-Identifier: Apache-2.0
 //! `rocksdb_ratelimiter_*`: the I/O rate limiter (config path). Shared (c-api-conventions.md
 //! §4): `rocksdb_options_set_ratelimiter` takes its own share, so the caller may destroy the
-//! handle right after (c_test does). solistore does not throttle I/O yet: the limiter records
-//! its parameters for flush and compaction (issue 3).
+//! handle right after (c_test does). The handle wraps one engine token bucket
+//! (`engine::util::rate_limiter`); every DB opened with options holding it paces its flush
+//! and compaction writes from that one bucket, so DBs sharing a limiter share its rate.
 
 use std::ffi::c_int;
 use std::sync::Arc;
 
 use crate::ffi;
+use engine::util::rate_limiter::{RateLimiter as Bucket, RateLimiterMode};
 
 /// `RateLimiter::Mode::kWritesOnly`, the mode of the two creators without a mode.
 const WRITES_ONLY: c_int = 1;
 
-/// A generic rate limiter's parameters (`NewGenericRateLimiter`).
-#[derive(Debug, Clone, PartialEq)]
+/// A generic rate limiter (`NewGenericRateLimiter`): the engine bucket the DBs draw from.
+#[derive(Debug)]
 pub(crate) struct RateLimiter {
-    pub(crate) rate_bytes_per_sec: i64,
-    pub(crate) refill_period_us: i64,
-    pub(crate) fairness: i32,
-    /// 0 reads only, 1 writes only, 2 all I/O.
-    pub(crate) mode: c_int,
-    pub(crate) auto_tuned: bool,
+    pub(crate) bucket: Arc<Bucket>,
+}
+
+impl RateLimiter {
+    fn new(
+        rate_bytes_per_sec: i64,
+        refill_period_us: i64,
+        fairness: i32,
+        mode: c_int,
+        auto_tuned: bool,
+    ) -> Self {
+        let engine_mode = match mode {
+            0 => RateLimiterMode::ReadsOnly,
+            1 => RateLimiterMode::WritesOnly,
+            _ => RateLimiterMode::AllIo,
+        };
+        RateLimiter {
+            bucket: Arc::new(Bucket::new(
+                rate_bytes_per_sec,
+                refill_period_us,
+                fairness,
+                engine_mode,
+                auto_tuned,
+            )),
+        }
+    }
 }
 
 /// A rate limiter handle. Ownership: owned by the caller (`rocksdb_ratelimiter_create*` /
@@ -36,7 +58,6 @@ fn new_limiter(limiter: RateLimiter) -> *mut rocksdb_ratelimiter_t {
 }
 
 /// Creates a rate limiter for writes. Release with `rocksdb_ratelimiter_destroy`.
-/// solistore: stores value only
 ///
 /// # Safety
 /// No pointer arguments: always safe to call.
@@ -47,18 +68,17 @@ pub unsafe extern "C" fn rocksdb_ratelimiter_create(
     fairness: i32,
 ) -> *mut rocksdb_ratelimiter_t {
     ffi::guarded_no_err("rocksdb_ratelimiter_create", || {
-        Ok(new_limiter(RateLimiter {
+        Ok(new_limiter(RateLimiter::new(
             rate_bytes_per_sec,
             refill_period_us,
             fairness,
-            mode: WRITES_ONLY,
-            auto_tuned: false,
-        }))
+            WRITES_ONLY,
+            false,
+        )))
     })
 }
 
 /// Creates an auto-tuned rate limiter for writes. Release with `rocksdb_ratelimiter_destroy`.
-/// solistore: stores value only
 ///
 /// # Safety
 /// No pointer arguments: always safe to call.
@@ -69,19 +89,18 @@ pub unsafe extern "C" fn rocksdb_ratelimiter_create_auto_tuned(
     fairness: i32,
 ) -> *mut rocksdb_ratelimiter_t {
     ffi::guarded_no_err("rocksdb_ratelimiter_create_auto_tuned", || {
-        Ok(new_limiter(RateLimiter {
+        Ok(new_limiter(RateLimiter::new(
             rate_bytes_per_sec,
             refill_period_us,
             fairness,
-            mode: WRITES_ONLY,
-            auto_tuned: true,
-        }))
+            WRITES_ONLY,
+            true,
+        )))
     })
 }
 
 /// Creates a rate limiter with a mode (0 reads, 1 writes, 2 all I/O). Release with
 /// `rocksdb_ratelimiter_destroy`.
-/// solistore: stores value only
 ///
 /// # Safety
 /// No pointer arguments: always safe to call.
@@ -94,13 +113,13 @@ pub unsafe extern "C" fn rocksdb_ratelimiter_create_with_mode(
     auto_tuned: bool,
 ) -> *mut rocksdb_ratelimiter_t {
     ffi::guarded_no_err("rocksdb_ratelimiter_create_with_mode", || {
-        Ok(new_limiter(RateLimiter {
+        Ok(new_limiter(RateLimiter::new(
             rate_bytes_per_sec,
             refill_period_us,
             fairness,
             mode,
             auto_tuned,
-        }))
+        )))
     })
 }
 
@@ -115,4 +134,48 @@ pub unsafe extern "C" fn rocksdb_ratelimiter_destroy(ratelimiter: *mut rocksdb_r
         drop(unsafe { ffi::from_handle(ratelimiter) });
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The engine bucket behind a handle.
+    fn bucket(rl: *mut rocksdb_ratelimiter_t) -> Arc<Bucket> {
+        assert!(!rl.is_null());
+        // SAFETY: `rl` was just returned by a creator and is destroyed by the caller.
+        unsafe { (&(*rl).inner).bucket.clone() }
+    }
+
+    #[test]
+    fn creators_pass_rate_mode_and_tuning_to_the_bucket() {
+        // SAFETY: the creators take no pointers; each handle is destroyed once.
+        unsafe {
+            let tuned = rocksdb_ratelimiter_create_auto_tuned(4 << 20, 100_000, 10);
+            let b = bucket(tuned);
+            assert_eq!(b.bytes_per_second(), 4 << 20);
+            assert!(b.auto_tuned());
+            assert_eq!(b.mode(), RateLimiterMode::WritesOnly);
+            assert!(b.paces_writes());
+            rocksdb_ratelimiter_destroy(tuned);
+
+            let reads = rocksdb_ratelimiter_create_with_mode(1 << 20, 100_000, 10, 0, false);
+            let b = bucket(reads);
+            assert_eq!(b.mode(), RateLimiterMode::ReadsOnly);
+            assert!(!b.auto_tuned());
+            assert!(
+                !b.paces_writes(),
+                "a reads-only limiter paces no table write"
+            );
+            rocksdb_ratelimiter_destroy(reads);
+
+            let all = rocksdb_ratelimiter_create_with_mode(1 << 20, 100_000, 7, 2, true);
+            let b = bucket(all);
+            assert_eq!(b.mode(), RateLimiterMode::AllIo);
+            assert_eq!(b.fairness(), 7);
+            assert!(b.auto_tuned());
+            assert!(b.paces_writes());
+            rocksdb_ratelimiter_destroy(all);
+        }
+    }
 }

@@ -100,7 +100,7 @@ impl SliceTransform {
                 let mut len = 0usize;
                 // SAFETY: as in `in_domain`; `len` is a valid out-parameter.
                 let p = unsafe { transform(state, key.as_ptr().cast(), key.len(), &mut len) };
-                if p.is_null() {
+                if p.is_null() || !ffi::array_len_ok::<u8>(len) {
                     return None;
                 }
                 // SAFETY: the callback returned `len` readable bytes at `p`, valid while `key`

@@ -146,7 +146,6 @@ mod tests {
     use std::ptr;
 
     use super::*;
-    use crate::db::tests::{free_options, take, test_options, TempDir};
     use crate::db::*;
     use crate::iter::*;
     use crate::readoptions::*;

@@ -148,7 +148,7 @@ pub unsafe extern "C" fn rocksdb_writebatch_create() -> *mut rocksdb_writebatch_
 /// Creates a batch from a serialized rep (as returned by `rocksdb_writebatch_data`; the
 /// bytes are copied and, as in RocksDB, not validated here: a malformed rep fails when
 /// written or iterated). Returns a handle owned by the caller, or NULL if `rep` is NULL
-/// with a non-zero `size`.
+/// with a non-zero `size` or `size` is more than any buffer can hold (above `isize::MAX`).
 ///
 /// # Safety
 /// `rep` must address `size` readable bytes (or be NULL with 0).
@@ -159,7 +159,7 @@ pub unsafe extern "C" fn rocksdb_writebatch_create_from(
 ) -> *mut rocksdb_writebatch_t {
     ffi::guarded_no_err("rocksdb_writebatch_create_from", || {
         // SAFETY: per this function's contract.
-        let rep = unsafe { ffi::bytes(rep, size)? };
+        let rep = unsafe { ffi::bytes_any(rep, size)? };
         Ok(ffi::into_handle(rocksdb_writebatch_t {
             batch: WriteBatch::from_rep_unchecked(rep.to_vec()),
             ..Default::default()

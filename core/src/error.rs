@@ -127,6 +127,11 @@ impl Error {
     pub fn is_io_error(&self) -> bool {
         self.code == Code::IoError
     }
+    /// An I/O error caused by a full disk: RocksDB's `IOError` with sub-code `kNoSpace`, whose
+    /// text (as [`Error::from_io`] renders it) starts with the sub-code's message.
+    pub fn is_no_space(&self) -> bool {
+        self.code == Code::IoError && self.message.starts_with("No space left on device")
+    }
 }
 
 /// The C library's text for an OS error (`strerror`), without Rust's " (os error N)" suffix.

@@ -2,7 +2,9 @@
 //! The block cache at the DB level: one `LruCache` shared by two DBs through
 //! `ColumnFamilyOptions::block_cache`. Reads of flushed tables fill it, repeated reads hit it,
 //! the DBs' tables (which have the same file numbers) never see each other's blocks, and a
-//! tiny cache changes nothing but speed.
+//! tiny cache changes nothing but speed. With `cache_index_and_filter_blocks`, only level 0
+//! tables' index and filter blocks stay pinned, and only with
+//! `pin_l0_filter_and_index_blocks_in_cache`.
 
 use std::sync::Arc;
 
@@ -21,6 +23,15 @@ fn value(db: &str, i: usize) -> Vec<u8> {
 }
 
 fn open(dir: &std::path::Path, cache: &Arc<LruCache>, cache_meta: bool) -> Db {
+    open_pinning(dir, cache, cache_meta, true)
+}
+
+fn open_pinning(
+    dir: &std::path::Path,
+    cache: &Arc<LruCache>,
+    cache_meta: bool,
+    pin_l0: bool,
+) -> Db {
     let opts = DbOptions {
         create_if_missing: true,
         ..Default::default()
@@ -28,6 +39,7 @@ fn open(dir: &std::path::Path, cache: &Arc<LruCache>, cache_meta: bool) -> Db {
     let cf = ColumnFamilyOptions {
         block_cache: Some(Arc::clone(cache)),
         cache_index_and_filter_blocks: cache_meta,
+        pin_l0_filter_and_index_blocks_in_cache: pin_l0,
         bloom_bits_per_key: Some(10.0),
         ..Default::default()
     };
@@ -114,6 +126,61 @@ fn two_dbs_share_one_block_cache() {
 
     a.close().expect("close");
     b.close().expect("close");
+}
+
+/// Two tables of `KEYS` keys each (the first under other keys), the first compacted to L1
+/// when `one_in_l1`; after a reopen (a fresh table cache) and reads of both, the bytes the
+/// cache holds pinned.
+fn pinned_after_reads(pin_l0: bool, one_in_l1: bool) -> usize {
+    let cache = Arc::new(LruCache::new(8 << 20, -1, false, 0.5));
+    let dir = tempfile::tempdir().expect("dir");
+    {
+        let db = open_pinning(dir.path(), &cache, true, pin_l0);
+        let (wo, cf) = (WriteOptions::default(), db.default_cf());
+        for i in 0..KEYS {
+            db.put(&wo, &cf, &[b"a", key(i).as_slice()].concat(), b"x")
+                .expect("put");
+        }
+        db.flush(&cf, true).expect("flush");
+        if one_in_l1 {
+            db.compact_range(&cf, None, None).expect("compact");
+        }
+        for i in 0..KEYS {
+            db.put(&wo, &cf, &key(i), &value("b", i)).expect("put");
+        }
+        db.flush(&cf, true).expect("flush");
+        db.close().expect("close");
+    }
+    let db = open_pinning(dir.path(), &cache, true, pin_l0);
+    let l0 = db.property(&db.default_cf(), "rocksdb.num-files-at-level0");
+    assert_eq!(l0.as_deref(), Some(if one_in_l1 { "1" } else { "2" }));
+    let ro = ReadOptions::default();
+    for i in (0..KEYS).step_by(7) {
+        let got = db.get(&ro, &db.default_cf(), &key(i)).expect("get");
+        assert_eq!(got, Some(value("b", i)));
+    }
+    let first = [b"a", key(3).as_slice()].concat();
+    assert_eq!(
+        db.get(&ro, &db.default_cf(), &first).expect("get"),
+        Some(b"x".to_vec())
+    );
+    cache.pinned_usage()
+}
+
+#[test]
+fn only_level_0_index_and_filter_blocks_are_pinned() {
+    let both_l0 = pinned_after_reads(true, false);
+    let one_l0 = pinned_after_reads(true, true);
+    assert!(one_l0 > 0, "the level 0 table pins its meta blocks");
+    assert!(
+        one_l0 < both_l0,
+        "the level 1 table pins nothing: {one_l0} of {both_l0}"
+    );
+    assert_eq!(
+        pinned_after_reads(false, false),
+        0,
+        "nothing pinned without pin_l0"
+    );
 }
 
 #[test]

@@ -8,7 +8,7 @@
 //!   per column family, from a directory that solistore flushed and compacted; solistore then
 //!   reopens the directory RocksDB has written to;
 //! - solistore opens a directory that librocksdb flushed and compacted
-//!   (tests-c/compat/rocksdb_table_writer.c: none/Snappy/LZ4, Bloom filters, range deletions,
+//!   (tests-c/compat/rocksdb_table_writer.c: none/Snappy/LZ4/ZSTD, Bloom filters, range deletions,
 //!   closed or not) and reads every key by get and by scan both ways;
 //! - a checkpoint made while the source is being written opens as an ordinary DB with its
 //!   own lock, and `ldb scan` reads it.
@@ -542,6 +542,9 @@ fn solistore_reads_tables_written_and_compacted_by_rocksdb() {
         ("1", 1),
         ("4", 0),
         ("4", 1),
+        // ZSTD (RocksDB's code 7): read with the pure-Rust decoder, rewritten as Snappy.
+        ("7", 0),
+        ("7", 1),
     ];
     for (compression, close) in cases {
         let ctx = format!("compression {compression}, close {close}");
@@ -566,6 +569,13 @@ fn solistore_reads_tables_written_and_compacted_by_rocksdb() {
                 range_dels > 0,
                 "{ctx}: no RocksDB table holds a range tombstone"
             );
+        }
+        if has_sst_dump && compression == "7" {
+            let zstd = table_properties(&sst_dump_check(&db_path))
+                .iter()
+                .filter(|t| t.get("SST file compression algo").map(String::as_str) == Some("ZSTD"))
+                .count();
+            assert!(zstd > 0, "{ctx}: RocksDB wrote no ZSTD table");
         }
         assert_eq!(Db::list_column_families(&path).expect("list"), names);
         let descs = names

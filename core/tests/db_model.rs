@@ -6,7 +6,15 @@
 //! snapshots (reads through them later), column family create and drop, clean reopen, and
 //! crash-reopen: the newest WAL is cut at a random offset between its last synced size and
 //! its end (what a power loss may leave), then the DB is reopened and must equal the model as
-//! of the last batch that lies wholly before the cut (never part of a batch).
+//! of the last batch that lies wholly before the cut (never part of a batch); flush,
+//! compact_range, and checkpoint-and-open: a checkpoint taken mid-sequence (with or without
+//! flushing first) is opened as a DB of its own and must equal the model at that point,
+//! while the source goes on.
+//!
+//! Tiny write buffers, target file sizes and level targets, a small `max_manifest_file_size`,
+//! four background jobs and two subcompactions make every background path run in every
+//! case: memtable switches, flushes, automatic and concurrent compactions, subcompactions and
+//! MANIFEST roll-overs.
 //!
 //! `PROPTEST_CASES` sets the number of cases (CI runs at least 256); a failure prints the
 //! seed and the minimal sequence.
@@ -58,6 +66,8 @@ enum Op {
     CrashReopen(u16),
     Flush(usize),
     CompactRange(usize, Option<Vec<u8>>, Option<Vec<u8>>),
+    /// A checkpoint opened and compared; true flushes the memtables first.
+    Checkpoint(bool),
 }
 
 fn key() -> impl Strategy<Value = Vec<u8>> {
@@ -94,12 +104,27 @@ fn op() -> impl Strategy<Value = Op> {
         1 => any::<u16>().prop_map(Op::CrashReopen),
         1 => (0usize..3).prop_map(Op::Flush),
         1 => (0usize..3, proptest::option::of(key()), proptest::option::of(key())).prop_map(|(c, a, b)| Op::CompactRange(c, a, b)),
+        1 => any::<bool>().prop_map(Op::Checkpoint),
     ]
 }
 
 fn cf_opts() -> ColumnFamilyOptions {
     ColumnFamilyOptions {
         merge_operator: Some(Arc::new(UInt64AddOperator)),
+        write_buffer_size: 2048,
+        target_file_size_base: 1024,
+        max_bytes_for_level_base: 4096,
+        level0_file_num_compaction_trigger: 2,
+        ..Default::default()
+    }
+}
+
+fn db_opts() -> DbOptions {
+    DbOptions {
+        create_if_missing: true,
+        max_background_jobs: 4,
+        max_subcompactions: 2,
+        max_manifest_file_size: 4096,
         ..Default::default()
     }
 }
@@ -155,6 +180,7 @@ struct Harness {
     /// (WAL number, size) at the last sync.
     synced: (u64, u64),
     snapshots: Vec<(Snapshot, State)>,
+    checkpoints: usize,
 }
 
 impl Harness {
@@ -168,6 +194,7 @@ impl Harness {
             history: Vec::new(),
             synced: (0, 0),
             snapshots: Vec::new(),
+            checkpoints: 0,
         };
         h.state.insert("default".into(), Kv::new());
         h.open();
@@ -180,10 +207,7 @@ impl Harness {
 
     fn open(&mut self) {
         let path = self.path();
-        let opts = DbOptions {
-            create_if_missing: true,
-            ..Default::default()
-        };
+        let opts = db_opts();
         let names = Db::list_column_families(&path).unwrap_or_else(|_| vec!["default".to_string()]);
         let descs = names.iter().map(|n| (n.clone(), cf_opts())).collect();
         let (db, handles) = Db::open_cf(&opts, &path, descs).expect("open");
@@ -540,6 +564,38 @@ impl Harness {
                     &self.scan_all(CF_POOL[*c], &ReadOptions::default()),
                     &self.state[CF_POOL[*c]]
                 );
+            }
+            Op::Checkpoint(flush_first) => {
+                self.checkpoints += 1;
+                let dir = self.dir.path().join(format!("ckpt{}", self.checkpoints));
+                let dir = dir.to_string_lossy().into_owned();
+                let log_size_for_flush = if *flush_first { 0 } else { u64::MAX };
+                self.db()
+                    .create_checkpoint(&dir, log_size_for_flush)
+                    .expect("checkpoint");
+                let names = Db::list_column_families(&dir).expect("checkpoint families");
+                let descs = names.iter().map(|n| (n.clone(), cf_opts())).collect();
+                let opts = DbOptions {
+                    create_if_missing: false,
+                    ..db_opts()
+                };
+                let (ck, handles) = Db::open_cf(&opts, &dir, descs).expect("open checkpoint");
+                let mut listed: Vec<String> = names.clone();
+                listed.sort();
+                let model: Vec<String> = self.state.keys().cloned().collect();
+                assert_eq!(listed, model, "checkpoint column families");
+                for (name, h) in names.iter().zip(&handles) {
+                    let mut it = ck.iter(&ReadOptions::default(), h).expect("iter");
+                    let mut got = Kv::new();
+                    it.seek_to_first();
+                    while it.valid() {
+                        got.insert(it.key().to_vec(), it.value().to_vec());
+                        it.next();
+                    }
+                    it.status().expect("checkpoint scan");
+                    assert_eq!(&got, &self.state[name], "checkpoint cf {name}");
+                }
+                ck.close().expect("close checkpoint");
             }
         }
     }

@@ -836,8 +836,8 @@ void rocksdb_block_based_options_set_cache_index_and_filter_blocks_with_high_pri
                                                                                       unsigned char v);
 
 /*
- Whether L0 index and filter blocks stay pinned in the cache.
- solistore: stores value only
+ Whether L0 index and filter blocks stay pinned in the cache (with
+ `cache_index_and_filter_blocks`; other levels' stay evictable).
 
  # Safety
  `block_based_table_options` must be NULL (the call is then ignored) or a live `rocksdb_block_based_table_options_t`.
@@ -5832,8 +5832,11 @@ void rocksdb_options_set_wal_recovery_mode(rocksdb_options_t *opt, int v);
 int rocksdb_options_get_wal_recovery_mode(rocksdb_options_t *opt);
 
 /*
- Sets the WAL directory (copied); the engine honours it. An empty string or NULL means
- "in the DB directory".
+ Sets the WAL directory (copied; written to the OPTIONS file). An empty string or NULL means
+ "in the DB directory". solistore keeps the WAL in the DB directory: `rocksdb_open*` fails
+ with `Not implemented: wal_dir <dir>: the WAL is always in the DB directory` for any other
+ directory, rather than ignore the logs that RocksDB would look for there.
+ solistore: stores value only
 
  # Safety
  `opt` must be NULL (ignored) or a live `rocksdb_options_t`; `arg1` NULL or a C string.
@@ -6233,8 +6236,8 @@ void rocksdb_options_set_blob_cache(rocksdb_options_t *opt, rocksdb_cache_t *blo
 
 /*
  Sets the rate limiter. Shared: the caller may destroy its handle right after (c_test
- does). NULL is ignored. solistore does not throttle I/O yet.
- solistore: stores value only
+ does). NULL is ignored. DBs opened with these options pace their flush and compaction
+ writes through it (one bucket for every DB sharing the limiter).
 
  # Safety
  `opt` must be NULL (ignored) or a live `rocksdb_options_t`; `limiter` NULL or live.
@@ -7120,14 +7123,12 @@ void rocksdb_options_set_experimental_mempurge_threshold(rocksdb_options_t *opti
 double rocksdb_options_get_experimental_mempurge_threshold(rocksdb_options_t *options);
 
 /*
- Sets `hard_pending_compaction_bytes_limit`. solistore keeps the value (its getter returns it) but does not act on it yet.
- solistore: stores value only
+ Sets `hard_pending_compaction_bytes_limit` (a write stall trigger; copied to the engine at open).
 
  # Safety
  `opt` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
  */
-void rocksdb_options_set_hard_pending_compaction_bytes_limit(rocksdb_options_t *opt,
-                                                             size_t v);
+void rocksdb_options_set_hard_pending_compaction_bytes_limit(rocksdb_options_t *opt, size_t v);
 
 /*
  Returns `hard_pending_compaction_bytes_limit` as last set, or RocksDB's default. 0 for a NULL `opt`.
@@ -7345,8 +7346,7 @@ void rocksdb_options_set_manual_wal_flush(rocksdb_options_t *opt, unsigned char 
 unsigned char rocksdb_options_get_manual_wal_flush(rocksdb_options_t *opt);
 
 /*
- Sets `max_background_compactions`. solistore keeps the value (its getter returns it) but does not act on it yet.
- solistore: stores value only
+ Sets `max_background_compactions` (the engine's compaction slots (RocksDB's `GetBGJobLimits`); copied to the engine at open).
 
  # Safety
  `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
@@ -7363,8 +7363,7 @@ void rocksdb_options_set_max_background_compactions(rocksdb_options_t *options,
 int rocksdb_options_get_max_background_compactions(rocksdb_options_t *options);
 
 /*
- Sets `max_background_flushes`. solistore keeps the value (its getter returns it) but does not act on it yet.
- solistore: stores value only
+ Sets `max_background_flushes` (the engine's flush slots (RocksDB's `GetBGJobLimits`); copied to the engine at open).
 
  # Safety
  `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
@@ -7533,8 +7532,7 @@ void rocksdb_options_set_max_sequential_skip_in_iterations(rocksdb_options_t *op
 uint64_t rocksdb_options_get_max_sequential_skip_in_iterations(rocksdb_options_t *options);
 
 /*
- Sets `max_subcompactions`. solistore keeps the value (its getter returns it) but does not act on it yet.
- solistore: stores value only
+ Sets `max_subcompactions` (the engine splits L0 and manual compactions over this many threads; copied to the engine at open).
 
  # Safety
  `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
@@ -7928,14 +7926,12 @@ void rocksdb_options_set_skip_stats_update_on_db_open(rocksdb_options_t *opt,
 unsigned char rocksdb_options_get_skip_stats_update_on_db_open(rocksdb_options_t *opt);
 
 /*
- Sets `soft_pending_compaction_bytes_limit`. solistore keeps the value (its getter returns it) but does not act on it yet.
- solistore: stores value only
+ Sets `soft_pending_compaction_bytes_limit` (a write stall trigger; copied to the engine at open).
 
  # Safety
  `opt` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
  */
-void rocksdb_options_set_soft_pending_compaction_bytes_limit(rocksdb_options_t *opt,
-                                                             size_t v);
+void rocksdb_options_set_soft_pending_compaction_bytes_limit(rocksdb_options_t *opt, size_t v);
 
 /*
  Returns `soft_pending_compaction_bytes_limit` as last set, or RocksDB's default. 0 for a NULL `opt`.
@@ -8551,7 +8547,6 @@ int rocksdb_universal_compaction_options_get_stop_style(rocksdb_universal_compac
 
 /*
  Creates a rate limiter for writes. Release with `rocksdb_ratelimiter_destroy`.
- solistore: stores value only
 
  # Safety
  No pointer arguments: always safe to call.
@@ -8562,7 +8557,6 @@ rocksdb_ratelimiter_t *rocksdb_ratelimiter_create(int64_t rate_bytes_per_sec,
 
 /*
  Creates an auto-tuned rate limiter for writes. Release with `rocksdb_ratelimiter_destroy`.
- solistore: stores value only
 
  # Safety
  No pointer arguments: always safe to call.
@@ -8574,7 +8568,6 @@ rocksdb_ratelimiter_t *rocksdb_ratelimiter_create_auto_tuned(int64_t rate_bytes_
 /*
  Creates a rate limiter with a mode (0 reads, 1 writes, 2 all I/O). Release with
  `rocksdb_ratelimiter_destroy`.
- solistore: stores value only
 
  # Safety
  No pointer arguments: always safe to call.
@@ -9137,7 +9130,7 @@ rocksdb_writebatch_t *rocksdb_writebatch_create(void);
  Creates a batch from a serialized rep (as returned by `rocksdb_writebatch_data`; the
  bytes are copied and, as in RocksDB, not validated here: a malformed rep fails when
  written or iterated). Returns a handle owned by the caller, or NULL if `rep` is NULL
- with a non-zero `size`.
+ with a non-zero `size` or `size` is more than any buffer can hold (above `isize::MAX`).
 
  # Safety
  `rep` must address `size` readable bytes (or be NULL with 0).

@@ -4,8 +4,8 @@
  * reads every key. Small write buffers and file targets make RocksDB flush on its own and
  * compact into several levels; explicit flushes and CompactRange add the rest.
  *
- * usage: rocksdb_table_writer <dir> <compression 0|1|4|default> <n> <close 0|1>
- *   compression: 0 none, 1 Snappy, 4 LZ4 (RocksDB's CompressionType codes); "default" keeps
+ * usage: rocksdb_table_writer <dir> <compression 0|1|4|7|default> <n> <close 0|1>
+ *   compression: 0 none, 1 Snappy, 4 LZ4, 7 ZSTD (RocksDB's CompressionType codes); "default" keeps
  *   RocksDB's default options for every CF (Snappy, no filter, 64 MiB write buffers), so only
  *   the explicit flushes and CompactRange calls make tables
  *   close: 1 closes the DB at the end; 0 exits without closing (phase 4 lives only in the WAL)
@@ -93,7 +93,7 @@ static rocksdb_options_t *cf_options(int compression, int bloom) {
 
 int main(int argc, char **argv) {
     if (argc != 5) {
-        fprintf(stderr, "usage: %s <dir> <compression 0|1|4|default> <n> <close 0|1>\n", argv[0]);
+        fprintf(stderr, "usage: %s <dir> <compression 0|1|4|7|default> <n> <close 0|1>\n", argv[0]);
         return 2;
     }
     const char *dir = argv[1];

@@ -9,6 +9,7 @@
 //! `--check` writes nothing and fails when the checked-in file differs from a fresh one.
 
 mod abi_check;
+mod callers;
 mod coverage;
 mod gen_stubs;
 mod header;

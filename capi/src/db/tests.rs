@@ -1363,3 +1363,57 @@ fn handles_outlive_close() {
         free_options(o);
     }
 }
+
+/// `rocksdb_options_set_ratelimiter` reaches the engine: two DBs opened with options
+/// holding one limiter (the handle destroyed right after setting, as c_test does) pace
+/// their writes from the same bucket; subcompaction and job limits are copied too.
+#[test]
+fn rate_limiter_and_job_limits_reach_the_engine() {
+    let dirs = [TempDir::new(), TempDir::new()];
+    let o = test_options(true);
+    // SAFETY: live handles; the limiter handle is destroyed after setting, which is allowed.
+    let dbs: Vec<*mut rocksdb_t> = unsafe {
+        let rl = crate::ratelimiter::rocksdb_ratelimiter_create(1 << 20, 100_000, 10);
+        crate::options::rocksdb_options_set_ratelimiter(o, rl);
+        crate::ratelimiter::rocksdb_ratelimiter_destroy(rl);
+        crate::options::accessors::rocksdb_options_set_max_subcompactions(o, 3);
+        crate::options::accessors::rocksdb_options_set_max_background_compactions(o, 4);
+        dirs.iter()
+            .map(|d| {
+                let path =
+                    CString::new(d.path().join("db").to_str().expect("utf-8")).expect("path");
+                let mut err = ptr::null_mut();
+                let db = rocksdb_open(o, path.as_ptr(), &mut err);
+                assert_eq!(take(&mut err), None);
+                db
+            })
+            .collect()
+    };
+    free_options(o);
+    // SAFETY: the handles were just opened and stay live until closed below.
+    let (a, b) = unsafe { (&(*dbs[0]).db, &(*dbs[1]).db) };
+    let la = a
+        .options()
+        .rate_limiter
+        .clone()
+        .expect("limiter reached the engine");
+    let lb = b
+        .options()
+        .rate_limiter
+        .clone()
+        .expect("limiter reached the engine");
+    assert!(std::sync::Arc::ptr_eq(&la, &lb), "one bucket for both DBs");
+    assert_eq!(la.bytes_per_second(), 1 << 20);
+    assert_eq!(a.options().max_subcompactions, 3);
+    assert_eq!(a.options().max_background_compactions, 4);
+    // A flush draws its table bytes from the shared bucket.
+    let before = la.total_bytes_through();
+    let h = a.default_cf();
+    a.put(&Default::default(), &h, b"k", b"v").expect("put");
+    a.flush(&h, true).expect("flush");
+    assert!(la.total_bytes_through() > before);
+    for db in dbs {
+        // SAFETY: live handle, not used again.
+        unsafe { rocksdb_close(db) };
+    }
+}

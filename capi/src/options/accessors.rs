@@ -1241,8 +1241,7 @@ pub unsafe extern "C" fn rocksdb_options_get_experimental_mempurge_threshold(
     }
 }
 
-/// Sets `hard_pending_compaction_bytes_limit`. solistore keeps the value (its getter returns it) but does not act on it yet.
-/// solistore: stores value only
+/// Sets `hard_pending_compaction_bytes_limit` (a write stall trigger; copied to the engine at open).
 ///
 /// # Safety
 /// `opt` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
@@ -1706,8 +1705,7 @@ pub unsafe extern "C" fn rocksdb_options_get_manual_wal_flush(
     }
 }
 
-/// Sets `max_background_compactions`. solistore keeps the value (its getter returns it) but does not act on it yet.
-/// solistore: stores value only
+/// Sets `max_background_compactions` (the engine's compaction slots (RocksDB's `GetBGJobLimits`); copied to the engine at open).
 ///
 /// # Safety
 /// `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
@@ -1744,8 +1742,7 @@ pub unsafe extern "C" fn rocksdb_options_get_max_background_compactions(
     }
 }
 
-/// Sets `max_background_flushes`. solistore keeps the value (its getter returns it) but does not act on it yet.
-/// solistore: stores value only
+/// Sets `max_background_flushes` (the engine's flush slots (RocksDB's `GetBGJobLimits`); copied to the engine at open).
 ///
 /// # Safety
 /// `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
@@ -2095,8 +2092,7 @@ pub unsafe extern "C" fn rocksdb_options_get_max_sequential_skip_in_iterations(
     }
 }
 
-/// Sets `max_subcompactions`. solistore keeps the value (its getter returns it) but does not act on it yet.
-/// solistore: stores value only
+/// Sets `max_subcompactions` (the engine splits L0 and manual compactions over this many threads; copied to the engine at open).
 ///
 /// # Safety
 /// `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
@@ -2896,8 +2892,7 @@ pub unsafe extern "C" fn rocksdb_options_get_skip_stats_update_on_db_open(
     }
 }
 
-/// Sets `soft_pending_compaction_bytes_limit`. solistore keeps the value (its getter returns it) but does not act on it yet.
-/// solistore: stores value only
+/// Sets `soft_pending_compaction_bytes_limit` (a write stall trigger; copied to the engine at open).
 ///
 /// # Safety
 /// `opt` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.

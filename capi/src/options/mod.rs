@@ -107,12 +107,13 @@ pub(crate) unsafe fn get<T, R: FailValue>(
     })
 }
 
-/// Reads `len` entries of a C array; `(NULL, _)` is empty.
+/// Reads `len` entries of a C array; `(NULL, _)` is empty, and so is a `len` no array can
+/// have (more than `isize::MAX` bytes; see `ffi`'s length rules).
 ///
 /// # Safety
 /// `ptr` must be NULL or address `len` readable `T`s.
 unsafe fn c_array<'a, T>(ptr: *const T, len: usize) -> &'a [T] {
-    if ptr.is_null() || len == 0 {
+    if ptr.is_null() || len == 0 || !ffi::array_len_ok::<T>(len) {
         return &[];
     }
     // SAFETY: non-NULL with `len` readable entries per the contract.
@@ -198,8 +199,11 @@ pub unsafe extern "C" fn rocksdb_options_get_wal_recovery_mode(
     }
 }
 
-/// Sets the WAL directory (copied); the engine honours it. An empty string or NULL means
-/// "in the DB directory".
+/// Sets the WAL directory (copied; written to the OPTIONS file). An empty string or NULL means
+/// "in the DB directory". solistore keeps the WAL in the DB directory: `rocksdb_open*` fails
+/// with `Not implemented: wal_dir <dir>: the WAL is always in the DB directory` for any other
+/// directory, rather than ignore the logs that RocksDB would look for there.
+/// solistore: stores value only
 ///
 /// # Safety
 /// `opt` must be NULL (ignored) or a live `rocksdb_options_t`; `arg1` NULL or a C string.
@@ -1043,8 +1047,8 @@ pub unsafe extern "C" fn rocksdb_options_set_blob_cache(
 }
 
 /// Sets the rate limiter. Shared: the caller may destroy its handle right after (c_test
-/// does). NULL is ignored. solistore does not throttle I/O yet.
-/// solistore: stores value only
+/// does). NULL is ignored. DBs opened with these options pace their flush and compaction
+/// writes through it (one bucket for every DB sharing the limiter).
 ///
 /// # Safety
 /// `opt` must be NULL (ignored) or a live `rocksdb_options_t`; `limiter` NULL or live.

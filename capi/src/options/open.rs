@@ -97,6 +97,7 @@ impl rocksdb_options_t {
         if let TableFactory::BlockBased(t) = &s.table_factory {
             cf.block_size = t.block_size;
             cf.cache_index_and_filter_blocks = t.cache_index_and_filter_blocks;
+            cf.pin_l0_filter_and_index_blocks_in_cache = t.pin_l0_filter_and_index_blocks_in_cache;
             cf.bloom_bits_per_key = t
                 .filter_policy
                 .as_deref()
@@ -112,6 +113,8 @@ impl rocksdb_options_t {
                 })
             };
         }
+        cf.soft_pending_compaction_bytes_limit = s.soft_pending_compaction_bytes_limit as u64;
+        cf.hard_pending_compaction_bytes_limit = s.hard_pending_compaction_bytes_limit as u64;
         cf.compaction_filter = s
             .compaction_filter
             .clone()
@@ -192,6 +195,7 @@ mod tests {
         o.s.table_factory = TableFactory::BlockBased(BlockBasedTableOptions {
             block_size: 16 * 1024,
             cache_index_and_filter_blocks: true,
+            pin_l0_filter_and_index_blocks_in_cache: true,
             filter_policy: Some(Arc::new(FilterPolicy::bloom(10.0, false))),
             block_cache: Some(Arc::clone(&cache)),
             ..BlockBasedTableOptions::default()
@@ -199,6 +203,7 @@ mod tests {
         let cf = o.engine_cf_options().expect("opens");
         assert_eq!(cf.block_size, 16 * 1024);
         assert!(cf.cache_index_and_filter_blocks);
+        assert!(cf.pin_l0_filter_and_index_blocks_in_cache);
         assert_eq!(cf.bloom_bits_per_key, Some(10.0));
         assert!(Arc::ptr_eq(
             cf.block_cache.as_ref().expect("cache"),

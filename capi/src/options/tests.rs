@@ -952,7 +952,7 @@ fn copy_is_independent_but_shares_objects() {
         assert!(Arc::ptr_eq(ca, sb.s.row_cache.as_ref().expect("copied")));
         assert_eq!(ca.capacity(), 4096);
         let rl = sb.s.rate_limiter.as_ref().expect("copied");
-        assert_eq!(rl.rate_bytes_per_sec, 1000);
+        assert_eq!(rl.bucket.bytes_per_second(), 1000);
         assert!(Arc::ptr_eq(
             sa.s.statistics.as_ref().expect("on"),
             sb.s.statistics.as_ref().expect("shared")

@@ -421,6 +421,51 @@ impl CompensatedSizes {
     }
 }
 
+/// Bytes that compactions still have to rewrite to bring every level within its target
+/// (RocksDB's `EstimateCompactionBytesNeeded`, behind `rocksdb.estimate-pending-compaction-
+/// bytes` and the pending-bytes write stalls).
+///
+/// L0 counts once it reaches its trigger (by files or by `max_bytes_for_level_base`): all of
+/// L0 plus the base level it merges into. Then, from the base level down, a level over its
+/// target passes its excess on to the next level and adds that excess times the fan-out it
+/// will meet there (`next level bytes / this level bytes + 1`).
+pub fn estimate_pending_compaction_bytes(v: &LevelsSummary, o: &PickerOptions) -> u64 {
+    let n = num_levels(v, o);
+    if n < 2 {
+        return 0;
+    }
+    let targets = level_targets(v, o);
+    let l0_bytes = v.level_bytes(0);
+    let l0_triggered = v.files(0).len() >= o.level0_file_num_compaction_trigger
+        || l0_bytes >= o.max_bytes_for_level_base;
+    let mut estimate = if l0_triggered { l0_bytes } else { 0 };
+    let mut to_next = if l0_triggered { l0_bytes } else { 0 };
+    let mut next_bytes = 0u64;
+    for level in targets.base_level..n - 1 {
+        let mut size = if next_bytes > 0 {
+            next_bytes
+        } else {
+            v.level_bytes(level)
+        };
+        next_bytes = 0;
+        if level == targets.base_level && l0_triggered {
+            estimate = estimate.saturating_add(size);
+        }
+        size = size.saturating_add(to_next);
+        to_next = 0;
+        let target = targets.max_bytes[level];
+        if size > target {
+            to_next = size - target;
+            next_bytes = v.level_bytes(level + 1);
+            if next_bytes > 0 {
+                let fan_out = next_bytes as f64 / size as f64 + 1.0;
+                estimate = estimate.saturating_add((to_next as f64 * fan_out) as u64);
+            }
+        }
+    }
+    estimate
+}
+
 /// Picks the next automatic compaction, or `None` when no level needs one (or every
 /// candidate is blocked by running compactions).
 ///

@@ -317,6 +317,86 @@ fn being_compacted_files_are_skipped() {
 }
 
 #[test]
+fn pending_compaction_bytes_follow_rocksdb() {
+    let mut lv = levels(7);
+    let v = LevelsSummary::new(lv.clone());
+    assert_eq!(estimate_pending_compaction_bytes(&v, &opts()), 0);
+    // Three L0 files: below the trigger, nothing pending.
+    for n in 1..=3 {
+        lv[0].push(file(n, 0, 100, 10 * MIB));
+    }
+    lv[1] = vec![file(10, 0, 100, 100 * MIB)];
+    let v = LevelsSummary::new(lv.clone());
+    assert_eq!(estimate_pending_compaction_bytes(&v, &opts()), 0);
+    // The fourth triggers L0: all of L0 plus L1 (140 MiB, under L1's 256 MiB target).
+    lv[0].insert(0, file(4, 0, 100, 10 * MIB));
+    let v = LevelsSummary::new(lv.clone());
+    assert_eq!(
+        estimate_pending_compaction_bytes(&v, &opts()),
+        40 * MIB + 100 * MIB
+    );
+    // L1 at 300 MiB, L2 at 600 MiB: L0 makes L1 340 MiB, 84 MiB over; the fan-out into L2 is
+    // 600 / 340 + 1.
+    lv[1][0].size = 300 * MIB;
+    lv[2] = vec![file(11, 0, 100, 600 * MIB)];
+    let v = LevelsSummary::new(lv.clone());
+    let excess = 84 * MIB;
+    let expected = 40 * MIB + 300 * MIB + (excess as f64 * (600.0 / 340.0 + 1.0)) as u64;
+    assert_eq!(estimate_pending_compaction_bytes(&v, &opts()), expected);
+}
+
+/// The worked example of docs/design/compaction.md section 6: three picks in a row, each
+/// seeing the earlier ones as running.
+#[test]
+fn worked_concurrent_example() {
+    let mut lv = levels(7);
+    for n in (1..=4).rev() {
+        lv[0].push(file(20 + n, 0, 40, MIB));
+    }
+    lv[1] = vec![
+        file(1, 0, 10, 100 * MIB),
+        file(2, 20, 30, 100 * MIB),
+        file(3, 50, 60, 100 * MIB),
+        file(4, 70, 80, 100 * MIB),
+        file(10, 90, 99, 100 * MIB),
+    ];
+    lv[2] = vec![file(5, 0, 30, 10 * MIB), file(6, 50, 99, 10 * MIB)];
+    let mut v = LevelsSummary::new(lv);
+    let start = |v: &mut LevelsSummary, t: &CompactionTask| {
+        let range = task_range(v, t);
+        for (level, numbers) in &t.inputs {
+            for f in v.levels[*level].iter_mut() {
+                f.being_compacted |= numbers.contains(&f.number);
+            }
+        }
+        v.running.push(RunningCompaction {
+            output_level: t.output_level,
+            smallest: range.0,
+            largest: range.1,
+        });
+    };
+    let scores = compaction_scores(&v, &opts());
+    assert_eq!(scores[0].0, 1);
+    assert!(close(scores[0].1, 500.0 / 256.0));
+    assert!(close(score_of(&scores, 0), 1.0));
+    let first = pick(&v, &opts(), &CMP).expect("thread 1");
+    assert_eq!(first.inputs, vec![(1, vec![1, 2]), (2, vec![5])]);
+    start(&mut v, &first);
+    assert!(close(
+        score_of(&compaction_scores(&v, &opts()), 1),
+        300.0 / 256.0
+    ));
+    let second = pick(&v, &opts(), &CMP).expect("thread 2");
+    assert_eq!(second.inputs, vec![(1, vec![3, 4, 10]), (2, vec![6])]);
+    start(&mut v, &second);
+    assert_eq!(
+        pick(&v, &opts(), &CMP),
+        None,
+        "thread 3: L0 -> L1 is blocked"
+    );
+}
+
+#[test]
 fn running_compaction_ranges_are_respected() {
     let mut lv = levels(7);
     lv[1] = vec![file(1, 0, 10, 300 * MIB)];
@@ -704,6 +784,50 @@ fn simulator_random_flushes_dynamic() {
     assert!(sim.v.level_bytes(6) > 0, "data collects in the last level");
 }
 
+/// The key range of a task's inputs (user keys of the synthetic version).
+fn task_range(v: &LevelsSummary, t: &CompactionTask) -> (Vec<u8>, Vec<u8>) {
+    let files: Vec<&FileSummary> = t
+        .inputs
+        .iter()
+        .flat_map(|(l, ns)| v.files(*l).iter().filter(move |f| ns.contains(&f.number)))
+        .collect();
+    let lo = files
+        .iter()
+        .map(|f| f.smallest.clone())
+        .min()
+        .expect("inputs");
+    let hi = files
+        .iter()
+        .map(|f| f.largest.clone())
+        .max()
+        .expect("inputs");
+    (lo, hi)
+}
+
+/// A new pick against the tasks in flight: no shared input, no overlapping output range in
+/// the same level, and at most one L0 to base compaction (intra-L0 merges of newer files may
+/// run beside it, as in RocksDB).
+fn check_disjoint_from_running(v: &LevelsSummary, running: &[CompactionTask], t: &CompactionTask) {
+    let (lo, hi) = task_range(v, t);
+    for r in running {
+        for n in t.input_numbers() {
+            assert!(!r.input_numbers().any(|m| m == n), "file {n} in two tasks");
+        }
+        assert!(
+            !(t.start_level == 0 && t.output_level > 0 && r.start_level == 0 && r.output_level > 0),
+            "two L0 to base compactions at once"
+        );
+        if r.output_level == t.output_level {
+            let (rlo, rhi) = task_range(v, r);
+            assert!(
+                hi < rlo || rhi < lo,
+                "outputs to L{} overlap: {lo:?}..{hi:?} and {rlo:?}..{rhi:?}",
+                t.output_level
+            );
+        }
+    }
+}
+
 /// Several compactions in flight at once: picks must never share files or produce
 /// overlapping output, and the tree must still settle.
 #[test]
@@ -722,6 +846,7 @@ fn simulator_concurrent_compactions() {
                 let Some(t) = pick(&sim.v, &o, &CMP) else {
                     break;
                 };
+                check_disjoint_from_running(&sim.v, &in_flight, &t);
                 intra_l0 += usize::from(t.output_level == 0);
                 trivial += usize::from(t.trivial_move);
                 sim.start(&t);

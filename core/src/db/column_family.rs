@@ -38,12 +38,18 @@ pub struct ColumnFamilyData {
     sv: RwLock<Arc<SuperVersion>>,
     /// Immutable memtables, oldest first. Guarded by `DbInner::versions`.
     pub(crate) imms: Mutex<Vec<ImmMemTable>>,
+    /// Held by whoever flushes this family (a flush slot, or error recovery), so that two
+    /// flushes never write the same immutable memtables.
+    pub(crate) flush_lock: Mutex<()>,
 
     /// Set once the family is dropped; writes to it then fail.
     dropped: AtomicBool,
     /// Fragmented range tombstones of the active memtable, rebuilt when the memtable or its
     /// tombstone count changes (a count alone could match a switched-out memtable's).
     tombstones: Mutex<Option<TombstoneCache>>,
+    /// The current version's estimate of bytes compactions still have to rewrite
+    /// (`estimate_pending_compaction_bytes`), refreshed when a new version is installed.
+    pending_compaction_bytes: std::sync::atomic::AtomicU64,
 }
 
 impl std::fmt::Debug for ColumnFamilyData {
@@ -55,6 +61,14 @@ impl std::fmt::Debug for ColumnFamilyData {
     }
 }
 
+/// The policy's estimate of bytes compactions still have to rewrite in `version`.
+fn estimate_pending(options: &ColumnFamilyOptions, version: &Version) -> u64 {
+    crate::compaction::picker::estimate_pending_compaction_bytes(
+        &super::compact::summarize(version),
+        &crate::compaction::picker::PickerOptions::from_cf_options(options),
+    )
+}
+
 impl ColumnFamilyData {
     pub(crate) fn new(
         id: u32,
@@ -64,6 +78,7 @@ impl ColumnFamilyData {
     ) -> Self {
         let icmp = InternalKeyComparator::new(options.comparator.clone());
         let mem = Arc::new(MemTable::new(icmp.clone()));
+        let pending = estimate_pending(&options, &version);
         let sv = SuperVersion::new(mem, Vec::new(), Arc::new(version));
         ColumnFamilyData {
             id,
@@ -72,8 +87,10 @@ impl ColumnFamilyData {
             icmp,
             sv: RwLock::new(Arc::new(sv)),
             imms: Mutex::new(Vec::new()),
+            flush_lock: Mutex::new(()),
             dropped: AtomicBool::new(false),
             tombstones: Mutex::new(None),
+            pending_compaction_bytes: pending.into(),
         }
     }
 
@@ -94,7 +111,18 @@ impl ColumnFamilyData {
     }
     /// Installs a new read view. Call with `DbInner::versions` held.
     pub(crate) fn install(&self, sv: SuperVersion) {
+        if !Arc::ptr_eq(&self.sv.read().version, &sv.version) {
+            self.pending_compaction_bytes.store(
+                estimate_pending(&self.options, &sv.version),
+                Ordering::Relaxed,
+            );
+        }
         *self.sv.write() = Arc::new(sv);
+    }
+
+    /// Bytes compactions still have to rewrite, as of the current version.
+    pub(crate) fn pending_compaction_bytes(&self) -> u64 {
+        self.pending_compaction_bytes.load(Ordering::Relaxed)
     }
     /// The compaction filter for one compaction: the options' filter, or a new one from the
     /// factory.

@@ -1,78 +1,204 @@
 // SPDX-License-Identifier: Apache-2.0
-//! Compaction mechanism (background path): asks the pure policy (`crate::compaction::picker`)
-//! what to compact, then merges the input files into new tables at the output level and
-//! installs the result (a VersionEdit). A trivial move re-files a table one level down
-//! without reading it.
+//! Compaction scheduling and installation (background path): asks the pure policy
+//! (`crate::compaction::picker`) what to compact, registers what the task owns, runs it
+//! (`db::compaction_job` merges; a trivial move re-files a table one level down without
+//! reading it) and installs the result as one VersionEdit.
 //!
-//! What a merge keeps (RocksDB's `CompactionIterator`, simplified):
-//! - Live snapshots cut the sequence space into stripes; of several versions of a key in one
-//!   stripe only the newest can be read by anybody, so the older ones are dropped.
-//! - An entry covered by a range tombstone of the same stripe is dropped.
-//! - Merge operands are folded into their base value (full merge) when the base is in the
-//!   same stripe, or when the output is the bottommost level and nothing lies below.
-//! - A deletion in the oldest stripe is dropped when the output is the bottommost level.
-//! - The compaction filter runs only while no snapshot exists (or with `ignore_snapshots`),
-//!   as RocksDB 7.8.3 does; "remove" turns the value into
-//!   a deletion (older versions below stay hidden), "change" replaces it.
-//! - Range tombstones are carried into the output unless the output is the bottommost level
-//!   and no snapshot can see what they delete. While any are carried, the compaction writes
-//!   a single output file so that its key range covers every tombstone.
+//! Concurrency: several compactions may run at once, on the background threads and in
+//! `compact_range` callers. [`RunningCompactions`] records, per column family, the input
+//! files and the output level and key range of every compaction in flight. A pick happens
+//! under its lock, on a summary of the current version whose registered files carry
+//! `being_compacted` and whose `running` lists the registered output ranges, so the policy
+//! never hands out a file twice nor two overlapping outputs in one level, and keeps L0 to
+//! the base level exclusive. The registration ends (and waiters wake) after the result is
+//! installed, so a later pick always sees either the inputs or the outputs.
+//!
+//! A manual compaction is exclusive as in RocksDB (`exclusive_manual_compaction`, the
+//! default): while one runs, the background threads pick nothing new; it waits for the
+//! files it needs when a running compaction holds them.
 
+use std::sync::atomic::Ordering as AtomicOrdering;
 use std::sync::Arc;
 
 use super::column_family::ColumnFamilyData;
 use super::super_version::SuperVersion;
 use super::DbInner;
 use crate::compaction::manual::{plan_manual, ManualNext};
-use crate::compaction::picker::{self, CompactionTask, FileSummary, LevelsSummary, PickerOptions};
-use crate::error::{Error, Result};
-use crate::fs::filename;
-use crate::iter::merging::MergingIterator;
-use crate::iter::InternalIterator;
-use crate::key::internal_key::user_key;
-use crate::key::{
-    append_internal_key, parse_internal_key, SequenceNumber, ValueType, MAX_SEQUENCE_NUMBER,
+use crate::compaction::picker::{
+    self, CompactionTask, FileSummary, LevelsSummary, PickerOptions, RunningCompaction,
 };
-use crate::merge::MERGE_FAILED_MESSAGE;
-use crate::range_del::{FragmentedRangeTombstones, RangeTombstone};
-use crate::sst::builder::{TableBuilder, TableInfo};
+use crate::error::Result;
+use crate::fs::filename;
+use crate::key::internal_key::user_key;
+use crate::key::Comparator;
 use crate::version::edit::{FileMetaData, VersionEdit};
 use crate::version::version::Version;
 
-impl DbInner {
-    /// Runs the compactions the policy asks for, one after another, until none is needed.
-    pub(crate) fn run_compactions(&self) -> Result<()> {
-        loop {
-            if self.closed.load(std::sync::atomic::Ordering::Acquire) {
-                return Ok(());
-            }
-            let cfds: Vec<Arc<ColumnFamilyData>> = self.cfs.read().iter().cloned().collect();
-            let mut did = false;
-            for cfd in cfds {
-                if cfd.options.disable_auto_compactions || cfd.is_dropped() {
-                    continue;
+/// One compaction in flight.
+#[derive(Debug)]
+struct Running {
+    id: u64,
+    cf: u32,
+    files: Vec<u64>,
+    output: RunningCompaction,
+}
+
+/// The compactions in flight in one DB (guarded by `DbInner::compactions`).
+#[derive(Debug, Default)]
+pub(crate) struct RunningCompactions {
+    next_id: u64,
+    list: Vec<Running>,
+    /// Manual compactions running now; automatic picks wait while any does.
+    manual: usize,
+}
+
+impl RunningCompactions {
+    /// The policy's view of `v` (column family `cf`) with the registered work marked.
+    fn summary(&self, cf: u32, v: &Version) -> LevelsSummary {
+        let mut s = summarize(v);
+        for r in self.list.iter().filter(|r| r.cf == cf) {
+            for level in s.levels.iter_mut() {
+                for f in level.iter_mut() {
+                    if r.files.contains(&f.number) {
+                        f.being_compacted = true;
+                    }
                 }
-                // The summary is taken from a view that is dropped before the job runs: a
-                // view held across it would keep the inputs from being deleted.
-                let summary = summarize(&cfd.super_version().version);
-                if let Some(task) = picker::pick(
+            }
+            s.running.push(r.output.clone());
+        }
+        s
+    }
+
+    fn register(
+        &mut self,
+        cf: u32,
+        task: &CompactionTask,
+        summary: &LevelsSummary,
+        ucmp: &dyn Comparator,
+    ) -> u64 {
+        let files: Vec<u64> = task.input_numbers().collect();
+        let mut lo: Option<&[u8]> = None;
+        let mut hi: Option<&[u8]> = None;
+        for (level, numbers) in &task.inputs {
+            for f in summary.files(*level) {
+                if numbers.contains(&f.number) {
+                    if lo.is_none_or(|x| ucmp.compare(&f.smallest, x).is_lt()) {
+                        lo = Some(&f.smallest);
+                    }
+                    if hi.is_none_or(|x| ucmp.compare(&f.largest, x).is_gt()) {
+                        hi = Some(&f.largest);
+                    }
+                }
+            }
+        }
+        let id = self.next_id;
+        self.next_id += 1;
+        self.list.push(Running {
+            id,
+            cf,
+            files,
+            output: RunningCompaction {
+                output_level: task.output_level,
+                smallest: lo.unwrap_or_default().to_vec(),
+                largest: hi.unwrap_or_default().to_vec(),
+            },
+        });
+        id
+    }
+}
+
+/// Ends a registration when dropped (also when the job fails or panics).
+struct Registration<'a> {
+    db: &'a DbInner,
+    id: u64,
+}
+
+impl Drop for Registration<'_> {
+    fn drop(&mut self) {
+        let mut reg = self.db.compactions.lock();
+        reg.list.retain(|r| r.id != self.id);
+        drop(reg);
+        self.db.compactions_done.notify_all();
+    }
+}
+
+impl DbInner {
+    /// Registers `task` of `cfd` (picked from `summary` under `reg`'s lock) and counts it.
+    fn register<'a>(
+        &'a self,
+        reg: &mut RunningCompactions,
+        cfd: &ColumnFamilyData,
+        task: &CompactionTask,
+        summary: &LevelsSummary,
+    ) -> Registration<'a> {
+        let id = reg.register(cfd.id, task, summary, cfd.options.comparator.as_ref());
+        self.stats
+            .max_running_compactions
+            .fetch_max(reg.list.len() as u64, AtomicOrdering::Relaxed);
+        Registration { db: self, id }
+    }
+
+    /// Compactions in flight now (background and manual).
+    pub(crate) fn num_running_compactions(&self) -> usize {
+        self.compactions.lock().list.len()
+    }
+
+    /// Picks one automatic compaction (of the first column family that needs one), runs and
+    /// installs it. Returns whether one ran. Before running, asks the scheduler to look for
+    /// more work, so that another thread can pick a disjoint compaction meanwhile.
+    pub(crate) fn run_one_compaction(&self) -> Result<bool> {
+        if self.closed.load(AtomicOrdering::Acquire) {
+            return Ok(false);
+        }
+        let cfds: Vec<Arc<ColumnFamilyData>> = self.cfs.read().iter().cloned().collect();
+        for cfd in cfds {
+            if cfd.options.disable_auto_compactions || cfd.is_dropped() {
+                continue;
+            }
+            let picked = {
+                let mut reg = self.compactions.lock();
+                if reg.manual > 0 {
+                    return Ok(false);
+                }
+                // The summary's view is dropped before the job runs: a view held across it
+                // would keep the inputs from being deleted.
+                let summary = reg.summary(cfd.id, &cfd.super_version().version);
+                picker::pick(
                     &summary,
                     &PickerOptions::from_cf_options(&cfd.options),
                     cfd.options.comparator.as_ref(),
-                ) {
-                    self.execute_compaction(&cfd, &task)?;
-                    did = true;
-                }
-            }
-            if !did {
-                return Ok(());
+                )
+                .map(|task| {
+                    let r = self.register(&mut reg, &cfd, &task, &summary);
+                    (task, r)
+                })
+            };
+            if let Some((task, registration)) = picked {
+                self.background.schedule_compaction();
+                self.execute_compaction(&cfd, &task)?;
+                drop(registration);
+                return Ok(true);
             }
         }
+        Ok(false)
     }
 
     /// Manual compaction of `[begin, end]` in one column family (RocksDB's `CompactRange`):
     /// afterwards the range sits in one level and deleted data is physically gone.
     pub(crate) fn compact_range(
+        &self,
+        cfd: &Arc<ColumnFamilyData>,
+        begin: Option<&[u8]>,
+        end: Option<&[u8]>,
+    ) -> Result<()> {
+        self.compactions.lock().manual += 1;
+        let res = self.compact_range_exclusive(cfd, begin, end);
+        self.compactions.lock().manual -= 1;
+        self.background.schedule_compaction();
+        res
+    }
+
+    fn compact_range_exclusive(
         &self,
         cfd: &Arc<ColumnFamilyData>,
         begin: Option<&[u8]>,
@@ -88,34 +214,43 @@ impl DbInner {
             ucmp.as_ref(),
         );
         loop {
-            let summary = summarize(&cfd.super_version().version);
-            match plan.next_task(&summary, &o, ucmp.as_ref()) {
-                ManualNext::Task(mut task) => {
-                    if cfd.options.compaction_filter.is_some()
-                        || cfd.options.compaction_filter_factory.is_some()
-                    {
-                        task.trivial_move = false; // the filter must see every value
+            let next = {
+                let mut reg = self.compactions.lock();
+                let summary = reg.summary(cfd.id, &cfd.super_version().version);
+                match plan.next_task(&summary, &o, ucmp.as_ref()) {
+                    ManualNext::Task(task) => {
+                        let r = self.register(&mut reg, cfd, &task, &summary);
+                        Some((task, r))
                     }
-                    self.execute_compaction(cfd, &task)?;
+                    ManualNext::Conflict => {
+                        // A running compaction holds a needed file: wait for one to end.
+                        self.compactions_done
+                            .wait_for(&mut reg, std::time::Duration::from_millis(50));
+                        continue;
+                    }
+                    ManualNext::Done => None,
                 }
-                // Compactions run one at a time (`compaction_lock`), so a conflict cannot
-                // last; the next call sees the finished state.
-                ManualNext::Conflict => std::thread::yield_now(),
-                ManualNext::Done => {
-                    self.delete_obsolete_tables();
-                    return Ok(());
-                }
+            };
+            let Some((mut task, registration)) = next else {
+                self.delete_obsolete_tables();
+                return Ok(());
+            };
+            if cfd.options.compaction_filter.is_some()
+                || cfd.options.compaction_filter_factory.is_some()
+            {
+                task.trivial_move = false; // the filter must see every value
             }
+            self.execute_compaction(cfd, &task)?;
+            drop(registration);
         }
     }
 
-    /// Executes one compaction task and installs its result.
+    /// Executes one registered compaction task and installs its result.
     pub(crate) fn execute_compaction(
         &self,
         cfd: &Arc<ColumnFamilyData>,
         task: &CompactionTask,
     ) -> Result<()> {
-        let _guard = self.compaction_lock.lock();
         let sv = cfd.super_version();
         let inputs: Vec<(usize, Arc<FileMetaData>)> = task
             .inputs
@@ -130,6 +265,7 @@ impl DbInner {
                 })
             })
             .collect();
+        drop(sv);
         if inputs.is_empty() {
             return Ok(());
         }
@@ -141,6 +277,9 @@ impl DbInner {
             edit.deleted_files.push((*level as u32, f.number));
         }
         if task.trivial_move {
+            self.stats
+                .trivial_moves
+                .fetch_add(1, AtomicOrdering::Relaxed);
             for (_, f) in &inputs {
                 edit.new_files
                     .push((task.output_level as u32, (**f).clone()));
@@ -150,8 +289,9 @@ impl DbInner {
                 edit.new_files.push((task.output_level as u32, meta));
             }
         }
-        drop(sv);
-        self.install_compaction(cfd, edit, inputs)
+        self.install_compaction(cfd, edit, inputs)?;
+        self.stats.compactions.fetch_add(1, AtomicOrdering::Relaxed);
+        Ok(())
     }
 
     fn install_compaction(
@@ -161,6 +301,21 @@ impl DbInner {
         inputs: Vec<(usize, Arc<FileMetaData>)>,
     ) -> Result<()> {
         let mut vs = self.versions.lock();
+        if cfd.is_dropped() {
+            // Dropped while the compaction ran (drops happen under `versions`): its outputs
+            // are in no version.
+            drop(vs);
+            let inputs: std::collections::HashSet<u64> =
+                inputs.iter().map(|(_, f)| f.number).collect();
+            for (_, f) in &edit.new_files {
+                if !inputs.contains(&f.number) {
+                    let _ = self
+                        .fs
+                        .remove_file(&filename::table_file(&self.path, f.number));
+                }
+            }
+            return Ok(());
+        }
         self.sync_last_sequence(&mut vs);
         vs.log_and_apply(edit.clone())?;
         let sv = cfd.super_version();
@@ -183,7 +338,8 @@ impl DbInner {
         Ok(())
     }
 
-    /// Deletes table files that are in no version any reader can still hold.
+    /// Deletes table files that are in no version any reader can still hold, and
+    /// MANIFESTs that CURRENT no longer names.
     pub(crate) fn delete_obsolete_tables(&self) {
         if self
             .deletions_disabled
@@ -191,6 +347,11 @@ impl DbInner {
             > 0
         {
             return;
+        }
+        let manifests = std::mem::take(&mut self.versions.lock().obsolete_manifests);
+        for n in manifests {
+            // A failure leaves a stray file, removed at the next open.
+            let _ = self.fs.remove_file(&filename::manifest_file(&self.path, n));
         }
         let mut pending = self.obsolete_tables.lock();
         pending.retain(|f| {
@@ -204,347 +365,6 @@ impl DbInner {
                 .remove_file(&filename::table_file(&self.path, f.number));
             false
         });
-    }
-
-    /// Merges `inputs` into new tables; returns their metadata (output-level order).
-    fn merge_files(
-        &self,
-        cfd: &Arc<ColumnFamilyData>,
-        inputs: &[(usize, Arc<FileMetaData>)],
-        task: &CompactionTask,
-    ) -> Result<Vec<FileMetaData>> {
-        let ucmp = cfd.options.comparator.clone();
-        let mut children: Vec<Box<dyn InternalIterator>> = Vec::new();
-        let mut tombstones: Vec<RangeTombstone> = Vec::new();
-        for (_, f) in inputs {
-            let table = self.table_cache.get(f, &cfd.options)?;
-            tombstones.extend(table.range_tombstones().iter().cloned());
-            children.push(Box::new(table.iter_with(false)));
-        }
-        let mut input = MergingIterator::new(children, cfd.icmp.clone());
-        let snapshots = self.snapshots.all();
-        let earliest = snapshots.first().copied().unwrap_or(MAX_SEQUENCE_NUMBER);
-        let frag = FragmentedRangeTombstones::new(tombstones.clone(), ucmp.clone());
-        // At the bottom, a tombstone every reader sees has done its work: the data it
-        // deletes is dropped below and nothing older lies deeper.
-        let kept_tombstones: Vec<RangeTombstone> = tombstones
-            .into_iter()
-            .filter(|t| !(task.bottommost && t.seq <= earliest))
-            .filter(|t| ucmp.compare(&t.start, &t.end).is_lt())
-            .collect();
-        let single_output = !kept_tombstones.is_empty();
-        let mut out = Outputs::new(self, cfd, task, single_output)?;
-        for t in &kept_tombstones {
-            out.tombstone(t)?;
-        }
-        let merge_op = cfd.options.merge_operator.clone();
-        let filter = cfd.compaction_filter(task);
-        input.seek_to_first();
-        // The entries of one user key, newest first, gathered before deciding.
-        let mut group: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
-        loop {
-            let next_user_key_differs = match (input.valid(), group.first()) {
-                (true, Some((k, _))) => cfd
-                    .icmp
-                    .compare_user(user_key(k), user_key(input.key()))
-                    .is_ne(),
-                (true, None) => false,
-                (false, _) => true,
-            };
-            if next_user_key_differs && !group.is_empty() {
-                let entries = std::mem::take(&mut group);
-                let kept = gc_key(
-                    &entries,
-                    &snapshots,
-                    earliest,
-                    &frag,
-                    task.bottommost,
-                    merge_op.as_deref(),
-                    filter.as_deref(),
-                    task.output_level,
-                )?;
-                for (k, v) in kept {
-                    out.add(&k, &v)?;
-                }
-            }
-            if !input.valid() {
-                break;
-            }
-            group.push((input.key().to_vec(), input.value().to_vec()));
-            input.next();
-        }
-        input.status()?;
-        out.finish()
-    }
-}
-
-/// Which snapshot stripe `seq` falls in: 0 below (or at) the oldest snapshot, and so on.
-fn stripe(snapshots: &[SequenceNumber], seq: SequenceNumber) -> usize {
-    snapshots.partition_point(|s| *s < seq)
-}
-
-/// The highest sequence number a reader of `seq`'s stripe can read at.
-fn stripe_ceiling(snapshots: &[SequenceNumber], seq: SequenceNumber) -> SequenceNumber {
-    snapshots
-        .get(stripe(snapshots, seq))
-        .copied()
-        .unwrap_or(MAX_SEQUENCE_NUMBER)
-}
-
-/// Decides what survives of one user key's entries (`entries` newest first).
-#[expect(
-    clippy::too_many_arguments,
-    reason = "one call site; the inputs are the compaction's context"
-)]
-fn gc_key(
-    entries: &[(Vec<u8>, Vec<u8>)],
-    snapshots: &[SequenceNumber],
-    earliest: SequenceNumber,
-    tombstones: &FragmentedRangeTombstones,
-    bottommost: bool,
-    merge_op: Option<&dyn crate::merge::MergeOperator>,
-    filter: Option<&dyn crate::compaction::filter::CompactionFilter>,
-    level: usize,
-) -> Result<Vec<(Vec<u8>, Vec<u8>)>> {
-    let mut out: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
-    let mut last_stripe: Option<usize> = None;
-    let mut i = 0;
-    while i < entries.len() {
-        let (ikey, value) = &entries[i];
-        let p = parse_internal_key(ikey)?;
-        let s = stripe(snapshots, p.sequence);
-        if last_stripe == Some(s) {
-            i += 1; // hidden by a newer entry of the same stripe
-            continue;
-        }
-        let covering =
-            tombstones.max_covering_seq(p.user_key, stripe_ceiling(snapshots, p.sequence));
-        if covering > p.sequence {
-            // Deleted by a tombstone every reader of this stripe sees: a deletion in effect.
-            last_stripe = Some(s);
-            i += 1;
-            continue;
-        }
-        match p.value_type {
-            ValueType::Deletion | ValueType::SingleDeletion => {
-                last_stripe = Some(s);
-                if !(bottommost && p.sequence <= earliest) {
-                    out.push((ikey.clone(), value.clone()));
-                }
-                i += 1;
-            }
-            ValueType::Merge => {
-                // Gather the operands of this stripe (newest first), then look at what ends them.
-                let mut operands: Vec<&[u8]> = Vec::new();
-                let mut j = i;
-                let mut base: Option<Option<&[u8]>> = None; // Some(None) = deleted base
-                while j < entries.len() {
-                    let q = parse_internal_key(&entries[j].0)?;
-                    if stripe(snapshots, q.sequence) != s {
-                        break;
-                    }
-                    let covered = tombstones
-                        .max_covering_seq(q.user_key, stripe_ceiling(snapshots, q.sequence))
-                        > q.sequence;
-                    match q.value_type {
-                        _ if covered => {
-                            base = Some(None);
-                            break;
-                        }
-                        ValueType::Merge => operands.push(&entries[j].1),
-                        ValueType::Value => {
-                            base = Some(Some(&entries[j].1));
-                            break;
-                        }
-                        ValueType::Deletion | ValueType::SingleDeletion => {
-                            base = Some(None);
-                            break;
-                        }
-                        _ => break,
-                    }
-                    j += 1;
-                }
-                let reached_end = j >= entries.len();
-                let fold = match (base, merge_op) {
-                    (Some(b), Some(op)) => Some((b, op)),
-                    (None, Some(op)) if reached_end && bottommost => Some((None, op)),
-                    _ => None,
-                };
-                match fold {
-                    Some((b, op)) => {
-                        let oldest_first: Vec<&[u8]> = operands.iter().rev().copied().collect();
-                        let merged = op
-                            .full_merge(p.user_key, b, &oldest_first)
-                            .ok_or_else(|| Error::corruption(MERGE_FAILED_MESSAGE))?;
-                        let mut k = Vec::with_capacity(ikey.len());
-                        append_internal_key(&mut k, p.user_key, p.sequence, ValueType::Value);
-                        out.push((k, merged));
-                        last_stripe = Some(s);
-                        // Skip the operands and the base they consumed.
-                        i = if base.is_some() { j + 1 } else { j };
-                    }
-                    None => {
-                        for (k, v) in &entries[i..i + operands.len()] {
-                            out.push((k.clone(), v.clone()));
-                        }
-                        i += operands.len();
-                        // The base (if any, of another stripe) is decided on its own.
-                        last_stripe = None;
-                        if i < entries.len()
-                            && stripe(snapshots, parse_internal_key(&entries[i].0)?.sequence) == s
-                        {
-                            last_stripe = Some(s);
-                        }
-                    }
-                }
-            }
-            ValueType::Value => {
-                last_stripe = Some(s);
-                let mut v = value.clone();
-                let mut t = ValueType::Value;
-                if let Some(f) = filter {
-                    if earliest == MAX_SEQUENCE_NUMBER || f.ignore_snapshots() {
-                        match f.filter(level, p.user_key, value) {
-                            crate::compaction::filter::Decision::Keep => {}
-                            crate::compaction::filter::Decision::Remove => {
-                                t = ValueType::Deletion;
-                                v.clear();
-                            }
-                            crate::compaction::filter::Decision::ChangeValue(nv) => v = nv,
-                        }
-                    }
-                }
-                if t == ValueType::Deletion && bottommost && p.sequence <= earliest {
-                    i += 1;
-                    continue;
-                }
-                let mut k = Vec::with_capacity(ikey.len());
-                append_internal_key(&mut k, p.user_key, p.sequence, t);
-                out.push((k, v));
-                i += 1;
-            }
-            _ => {
-                last_stripe = Some(s);
-                out.push((ikey.clone(), value.clone()));
-                i += 1;
-            }
-        }
-    }
-    Ok(out)
-}
-
-/// The output tables of one compaction, cut at `target_file_size` between user keys.
-struct Outputs<'a> {
-    db: &'a DbInner,
-    cfd: &'a Arc<ColumnFamilyData>,
-    level: usize,
-    target: u64,
-    single: bool,
-    builder: Option<(u64, TableBuilder)>,
-    last_user_key: Vec<u8>,
-    done: Vec<FileMetaData>,
-    pending_tombstones: Vec<RangeTombstone>,
-}
-
-impl<'a> Outputs<'a> {
-    fn new(
-        db: &'a DbInner,
-        cfd: &'a Arc<ColumnFamilyData>,
-        task: &CompactionTask,
-        single: bool,
-    ) -> Result<Self> {
-        Ok(Outputs {
-            db,
-            cfd,
-            level: task.output_level,
-            target: task.target_file_size.max(1),
-            single,
-            builder: None,
-            last_user_key: Vec::new(),
-            done: Vec::new(),
-            pending_tombstones: Vec::new(),
-        })
-    }
-
-    fn open(&mut self) -> Result<()> {
-        let number = self.db.versions.lock().new_file_number();
-        let path = filename::table_file(&self.db.path, number);
-        let opts = self.db.table_builder_options(self.cfd, self.level);
-        let mut b = TableBuilder::new(opts, self.db.fs.new_writable(&path)?)?;
-        for t in self.pending_tombstones.drain(..) {
-            b.add_range_tombstone(&t.start, &t.end, t.seq)?;
-        }
-        self.builder = Some((number, b));
-        Ok(())
-    }
-
-    fn tombstone(&mut self, t: &RangeTombstone) -> Result<()> {
-        match &mut self.builder {
-            Some((_, b)) => b.add_range_tombstone(&t.start, &t.end, t.seq),
-            None => {
-                self.pending_tombstones.push(t.clone());
-                Ok(())
-            }
-        }
-    }
-
-    fn add(&mut self, ikey: &[u8], value: &[u8]) -> Result<()> {
-        let uk = user_key(ikey);
-        let cut = !self.single
-            && self
-                .builder
-                .as_ref()
-                .is_some_and(|(_, b)| b.file_size() >= self.target)
-            && self.cfd.icmp.compare_user(uk, &self.last_user_key).is_ne();
-        if cut {
-            self.close()?;
-        }
-        if self.builder.is_none() {
-            self.open()?;
-        }
-        if let Some((_, b)) = &mut self.builder {
-            b.add(ikey, value)?;
-        }
-        self.last_user_key.clear();
-        self.last_user_key.extend_from_slice(uk);
-        Ok(())
-    }
-
-    fn close(&mut self) -> Result<()> {
-        let Some((number, b)) = self.builder.take() else {
-            return Ok(());
-        };
-        let info: TableInfo = b.finish()?;
-        let path = filename::table_file(&self.db.path, number);
-        if info.num_entries == 0 && info.num_range_deletions == 0 {
-            let _ = self.db.fs.remove_file(&path);
-            return Ok(());
-        }
-        self.db.fs.reopen_writable(&path)?.sync()?;
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_secs())
-            .unwrap_or(0);
-        self.done.push(FileMetaData {
-            number,
-            file_size: info.file_size,
-            smallest: info.smallest,
-            largest: info.largest,
-            smallest_seqno: info.smallest_seqno,
-            largest_seqno: info.largest_seqno,
-            oldest_ancester_time: now,
-            file_creation_time: now,
-            ..Default::default()
-        });
-        Ok(())
-    }
-
-    fn finish(mut self) -> Result<Vec<FileMetaData>> {
-        if self.builder.is_none() && !self.pending_tombstones.is_empty() {
-            self.open()?;
-        }
-        self.close()?;
-        Ok(self.done)
     }
 }
 

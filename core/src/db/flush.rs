@@ -16,6 +16,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use super::column_family::{ColumnFamilyData, ImmMemTable};
+use super::error_handler::Reason;
 use super::super_version::SuperVersion;
 use super::DbInner;
 use crate::error::Result;
@@ -25,6 +26,7 @@ use crate::iter::InternalIterator;
 use crate::key::{parse_internal_key, ValueType};
 use crate::sst::builder::{TableBuilder, TableBuilderOptions};
 use crate::version::edit::{FileMetaData, VersionEdit};
+use crate::version::set::VersionSet;
 use crate::wal::writer::LogWriter;
 
 impl DbInner {
@@ -42,20 +44,50 @@ impl DbInner {
         let next_log_number = match wal.as_mut() {
             Some(old) if old.file_size() > 0 => {
                 // Whatever the old WAL buffered must reach the OS before it is left behind.
-                old.flush().map_err(|e| self.poison(e))?;
-                let number = vs.new_file_number();
-                let file = self
-                    .fs
-                    .new_writable(&filename::wal_file(&self.path, number))?;
-                let mut log = LogWriter::new(file, number, false);
-                log.set_buffered(self.options.manual_wal_flush);
-                *wal = Some(log);
+                old.flush()
+                    .map_err(|e| self.set_bg_error(e, Reason::WalWrite))?;
+                // A switch that cannot start a new WAL stops the DB (RocksDB's `kMemTable`).
+                let log = self
+                    .new_wal(&mut vs)
+                    .map_err(|e| self.set_bg_error(e, Reason::MemTable))?;
+                let number = log.log_number();
+                if let Some(old) = wal.replace(log) {
+                    self.write.closed_wals.lock().push(old);
+                }
                 self.wal_number.store(number, Ordering::Release);
                 number
             }
             _ => current,
         };
         drop(wal);
+        self.retire_memtable(cfd, &sv, next_log_number);
+        drop(vs);
+        self.background.schedule_flush(cfd.clone());
+        Ok(())
+    }
+
+    /// Creates the next WAL, its name durable (a synced write in it must survive a power
+    /// cut). The caller installs it and stores `wal_number`.
+    pub(crate) fn new_wal(&self, vs: &mut VersionSet) -> Result<LogWriter> {
+        let number = vs.new_file_number();
+        let file = self
+            .fs
+            .new_writable(&filename::wal_file(&self.path, number))?;
+        self.fs.sync_dir(&self.path)?;
+        let mut log = LogWriter::new(file, number, false);
+        log.set_buffered(self.options.manual_wal_flush);
+        Ok(log)
+    }
+
+    /// Moves `sv`'s active memtable to the end of `cfd`'s immutable list (WALs below
+    /// `next_log_number` hold nothing of it once it is flushed) and installs a fresh
+    /// memtable. Call with `versions` held.
+    pub(crate) fn retire_memtable(
+        &self,
+        cfd: &ColumnFamilyData,
+        sv: &SuperVersion,
+        next_log_number: u64,
+    ) {
         let mut imms = cfd.imms.lock();
         imms.push(ImmMemTable {
             mem: sv.mem.clone(),
@@ -68,9 +100,6 @@ impl DbInner {
             newest_first,
             sv.version.clone(),
         ));
-        drop(vs);
-        self.background.schedule_flush(cfd.clone());
-        Ok(())
     }
 
     /// After a group: switches the memtable of every family that passed its write buffer
@@ -92,14 +121,34 @@ impl DbInner {
     /// Writes every immutable memtable of `cfd` (as of now) into one level-0 table and
     /// installs it. Runs on the background thread (or synchronously at open).
     pub(crate) fn flush_column_family(&self, cfd: &Arc<ColumnFamilyData>) -> Result<()> {
+        // One flush per family at a time (several flush slots may take the same family);
+        // a second one then finds what the first left, often nothing.
+        let _one_at_a_time = cfd.flush_lock.lock();
         let batch: Vec<ImmMemTable> = cfd.imms.lock().clone();
-        if batch.is_empty() {
+        // A dropped family's data is never flushed: the MANIFEST no longer knows it.
+        if batch.is_empty() || cfd.is_dropped() {
             return Ok(());
         }
         let number = self.versions.lock().new_file_number();
         let meta = self.write_level0_table(cfd, &batch, number)?;
         let next_log_number = batch.last().map(|i| i.next_log_number).unwrap_or(0);
+        if self.cfs.read().iter().nth(1).is_some() {
+            // Writes to other families that came before the flushed ones may sit in WALs
+            // that were never synced; this table must not be durable without them.
+            self.sync_closed_wals()?;
+        }
         let mut vs = self.versions.lock();
+        if cfd.is_dropped() {
+            // Dropped while the table was written (drops happen under `versions`): the
+            // family's data is gone, and so is the table.
+            drop(vs);
+            if let Some(meta) = meta {
+                let _ = self
+                    .fs
+                    .remove_file(&filename::table_file(&self.path, meta.number));
+            }
+            return Ok(());
+        }
         let mut edit = VersionEdit {
             column_family: cfd.id,
             log_number: Some(next_log_number),
@@ -135,14 +184,29 @@ impl DbInner {
         batch: &[ImmMemTable],
         number: u64,
     ) -> Result<Option<FileMetaData>> {
+        let path = filename::table_file(&self.path, number);
+        let built = self.build_level0_table(cfd, batch, number, &path);
+        if built.is_err() {
+            // Nothing names the partial table yet: do not leave it taking space.
+            let _ = self.fs.remove_file(&path);
+        }
+        built
+    }
+
+    fn build_level0_table(
+        &self,
+        cfd: &ColumnFamilyData,
+        batch: &[ImmMemTable],
+        number: u64,
+        path: &std::path::Path,
+    ) -> Result<Option<FileMetaData>> {
         let children: Vec<Box<dyn InternalIterator>> = batch
             .iter()
             .map(|i| Box::new(i.mem.iter_all()) as Box<dyn InternalIterator>)
             .collect();
         let mut iter = MergingIterator::new(children, cfd.icmp.clone());
-        let path = filename::table_file(&self.path, number);
         let opts = self.table_builder_options(cfd, 0);
-        let mut builder = TableBuilder::new(opts, self.fs.new_writable(&path)?)?;
+        let mut builder = TableBuilder::new(opts, self.new_table_writer(path)?)?;
         iter.seek_to_first();
         while iter.valid() {
             let key = iter.key();
@@ -161,27 +225,17 @@ impl DbInner {
         iter.status()?;
         let info = builder.finish()?;
         if info.num_entries == 0 && info.num_range_deletions == 0 {
-            let _ = self.fs.remove_file(&path);
+            let _ = self.fs.remove_file(path);
             return Ok(None);
         }
-        // The builder leaves syncing to us: make the table durable before the MANIFEST
-        // names it.
-        self.fs.reopen_writable(&path)?.sync()?;
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_secs())
-            .unwrap_or(0);
-        Ok(Some(FileMetaData {
-            number,
-            file_size: info.file_size,
-            smallest: info.smallest,
-            largest: info.largest,
-            smallest_seqno: info.smallest_seqno,
-            largest_seqno: info.largest_seqno,
-            oldest_ancester_time: now,
-            file_creation_time: now,
-            ..Default::default()
-        }))
+        // The builder leaves syncing to us: make the table durable, and its name in the
+        // directory, before the MANIFEST names it.
+        self.fs.reopen_writable(path)?.sync()?;
+        self.fs.sync_dir(&self.path)?;
+        self.stats
+            .flush_write_bytes
+            .fetch_add(info.file_size, Ordering::Relaxed);
+        Ok(Some(super::table_file::new_table_meta(number, info)))
     }
 
     /// Table options for a file of `cfd` written at `level`.
@@ -237,6 +291,10 @@ impl DbInner {
                 .unwrap_or(current)
                 .min(current)
         };
+        self.write
+            .closed_wals
+            .lock()
+            .retain(|log| log.log_number() >= min_needed);
         let Ok(names) = self.fs.list_dir(&self.path) else {
             return;
         };
@@ -247,5 +305,42 @@ impl DbInner {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::db::Db;
+    use crate::options::{ColumnFamilyOptions, DbOptions, WriteOptions};
+
+    /// Found by the crash sweep (random workload 111): a flush queued for a family that is
+    /// then dropped wrote a MANIFEST record for the dropped family, and no open succeeded
+    /// after that.
+    #[test]
+    fn a_family_dropped_before_its_flush_leaves_the_manifest_openable() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("db").to_string_lossy().into_owned();
+        let opts = DbOptions {
+            create_if_missing: true,
+            ..Default::default()
+        };
+        let db = Db::open(&opts, ColumnFamilyOptions::default(), &path).expect("open");
+        let a = db
+            .create_column_family(ColumnFamilyOptions::default(), "a")
+            .expect("create");
+        db.put(&WriteOptions::default(), &a, b"k", b"v")
+            .expect("put");
+        // Stop the background thread so that the queued flush runs only when we say.
+        db.inner.background.shutdown();
+        db.inner.switch_memtable(&a.cfd).expect("switch");
+        db.drop_column_family(&a).expect("drop");
+        db.inner.flush_column_family(&a.cfd).expect("a no-op");
+        db.close().expect("close");
+        let names = Db::list_column_families(&path).expect("the MANIFEST reads");
+        assert_eq!(names, vec!["default".to_string()]);
+        Db::open(&DbOptions::default(), ColumnFamilyOptions::default(), &path)
+            .expect("reopen")
+            .close()
+            .expect("close");
     }
 }

@@ -7,18 +7,22 @@
 //! still holds the inner state.
 //!
 //! Stages live in sibling files: `open` (open, recovery, destroy, list column families),
-//! `write` (group commit), `read` (get, multi_get, iterators, snapshots), `column_family`.
+//! `write` (group commit), `read` (get, multi_get, iterators, snapshots), `column_family`,
+//! `error_handler` (background errors: what they stop, recovery from a full disk).
 
 mod background;
 mod checkpoint;
 pub mod column_family;
 mod compact;
+mod compaction_job;
+mod error_handler;
 mod flush;
 mod open;
 mod properties;
 mod read;
 mod super_version;
 mod table_cache;
+mod table_file;
 mod write;
 
 use std::path::PathBuf;
@@ -46,6 +50,19 @@ pub struct Stats {
     pub keys_read: AtomicU64,
     pub bytes_read: AtomicU64,
     pub wal_syncs: AtomicU64,
+    /// Compactions installed (trivial moves included).
+    pub compactions: AtomicU64,
+    pub trivial_moves: AtomicU64,
+    /// Key ranges run by subcompactions (a compaction split in 3 counts 3).
+    pub subcompactions: AtomicU64,
+    /// The most compactions that were in flight at once.
+    pub max_running_compactions: AtomicU64,
+    /// Compaction inputs dropped unread because a newer range tombstone covers them.
+    pub files_dropped_by_range_tombstone: AtomicU64,
+    /// Table bytes read by compactions, and written by compactions and flushes.
+    pub compact_read_bytes: AtomicU64,
+    pub compact_write_bytes: AtomicU64,
+    pub flush_write_bytes: AtomicU64,
 }
 
 /// State shared by every handle of one open DB.
@@ -67,13 +84,18 @@ pub(crate) struct DbInner {
     /// The last sequence number visible to readers; written only by the write leader.
     pub(crate) last_sequence: AtomicU64,
     pub(crate) snapshots: read::SnapshotList,
-    /// The sticky error that poisons writes (failed WAL I/O, a panic mid-write).
+    /// The sticky error that stops writes (a hard or fatal background error, see
+    /// `error_handler`); set through `set_bg_error`, cleared only by recovery.
     pub(crate) bg_error: Mutex<Option<Error>>,
+    /// Severity of `bg_error`, failed-job count, automatic recovery.
+    pub(crate) error_handler: error_handler::ErrorHandler,
     pub(crate) closed: AtomicBool,
     pub(crate) stats: Stats,
     pub(crate) table_cache: table_cache::TableCache,
-    /// One compaction at a time per DB (their inputs must not overlap).
-    pub(crate) compaction_lock: Mutex<()>,
+    /// The compactions in flight (their inputs and output ranges); see `compact`.
+    pub(crate) compactions: Mutex<compact::RunningCompactions>,
+    /// Signalled whenever a compaction's registration ends.
+    pub(crate) compactions_done: parking_lot::Condvar,
     /// Table files out of the current versions, deleted once no reader's view names them.
     pub(crate) obsolete_tables: Mutex<Vec<Arc<crate::version::edit::FileMetaData>>>,
     /// The memtable budget this DB charges (see `charge_memtables`).
@@ -82,6 +104,8 @@ pub(crate) struct DbInner {
     pub(crate) charged_memory: Mutex<usize>,
     /// While non-zero (a checkpoint is copying files), no WAL or table file is deleted.
     pub(crate) deletions_disabled: std::sync::atomic::AtomicUsize,
+    /// True while the write leader is stopped by a write stall (`rocksdb.is-write-stopped`).
+    pub(crate) write_stopped: AtomicBool,
     /// Set by a write with `disable_wal`: such data must be flushed at close.
     pub(crate) unlogged_writes: AtomicBool,
     pub(crate) background: background::Background,
@@ -232,12 +256,22 @@ impl Db {
 
     /// The names of the column families of the DB at `path`, in id order.
     pub fn list_column_families(path: &str) -> Result<Vec<String>> {
-        open::list_column_families(path)
+        open::list_column_families(&DbOptions::default(), path)
+    }
+
+    /// [`Db::list_column_families`] through the file system of `opts`.
+    pub fn list_column_families_with(opts: &DbOptions, path: &str) -> Result<Vec<String>> {
+        open::list_column_families(opts, path)
     }
 
     /// Deletes the DB's files and its directory when empty. A missing DB is not an error.
     pub fn destroy(path: &str) -> Result<()> {
-        open::destroy(path)
+        open::destroy(&DbOptions::default(), path)
+    }
+
+    /// [`Db::destroy`] through the file system of `opts`.
+    pub fn destroy_with(opts: &DbOptions, path: &str) -> Result<()> {
+        open::destroy(opts, path)
     }
 
     pub fn name(&self) -> &str {
@@ -287,7 +321,8 @@ impl Db {
             ..Default::default()
         };
         inner.sync_last_sequence(&mut vs);
-        vs.log_and_apply(edit).map_err(|e| inner.poison(e))?;
+        vs.log_and_apply(edit)
+            .map_err(|e| inner.set_bg_error(e, error_handler::Reason::ManifestWrite))?;
         let num_levels = usize::try_from(opts.num_levels).unwrap_or(7).max(1);
         let version = crate::version::version::Version::new(
             num_levels,
@@ -319,7 +354,8 @@ impl Db {
             ..Default::default()
         };
         inner.sync_last_sequence(&mut vs);
-        vs.log_and_apply(edit).map_err(|e| inner.poison(e))?;
+        vs.log_and_apply(edit)
+            .map_err(|e| inner.set_bg_error(e, error_handler::Reason::ManifestWrite))?;
         cf.cfd.mark_dropped();
         inner.cfs.write().remove(cf.cfd.id);
         Ok(())
@@ -336,6 +372,10 @@ impl Db {
     }
 
     /// Applies `batch` atomically (all column families at once).
+    ///
+    /// The single-key writes below first check that `cf` is a handle of this DB (`Invalid
+    /// argument: Invalid column family handle` otherwise, e.g. a handle kept from a closed DB
+    /// at the same path), as reads do; a batch names families by id only, as in RocksDB.
     pub fn write(&self, wo: &WriteOptions, batch: &WriteBatch) -> Result<()> {
         self.inner.write(wo, batch)
     }
@@ -347,12 +387,14 @@ impl Db {
         key: &[u8],
         value: &[u8],
     ) -> Result<()> {
+        self.inner.cfd(cf)?;
         let mut b = WriteBatch::new();
         b.put(cf.id(), key, value);
         self.write(wo, &b)
     }
 
     pub fn delete(&self, wo: &WriteOptions, cf: &ColumnFamilyHandle, key: &[u8]) -> Result<()> {
+        self.inner.cfd(cf)?;
         let mut b = WriteBatch::new();
         b.delete(cf.id(), key);
         self.write(wo, &b)
@@ -364,6 +406,7 @@ impl Db {
         cf: &ColumnFamilyHandle,
         key: &[u8],
     ) -> Result<()> {
+        self.inner.cfd(cf)?;
         let mut b = WriteBatch::new();
         b.single_delete(cf.id(), key);
         self.write(wo, &b)
@@ -383,6 +426,7 @@ impl Db {
         begin: &[u8],
         end: &[u8],
     ) -> Result<()> {
+        self.inner.cfd(cf)?;
         if cf.cfd.options.comparator.compare(begin, end) == std::cmp::Ordering::Greater {
             return Err(Error::invalid_argument("end key comes before start key"));
         }
@@ -405,6 +449,7 @@ impl Db {
                 "Provide a merge_operator when opening DB",
             ));
         }
+        self.inner.cfd(cf)?;
         let mut b = WriteBatch::new();
         b.merge(cf.id(), key, value);
         self.write(wo, &b)
@@ -483,7 +528,7 @@ impl Db {
         let cfd = self.inner.cfd(cf)?;
         self.inner
             .compact_range(&cfd, begin, end)
-            .map_err(|e| self.inner.poison(e))
+            .map_err(|e| self.inner.compaction_failed(e))
     }
 
     /// Flushes every column family.
@@ -512,9 +557,22 @@ impl Db {
         self.inner.flush_wal(sync)
     }
 
-    /// The sticky background error, if the DB is poisoned.
+    /// The background error that stops writes, if any (see [`Db::resume`]).
     pub fn background_error(&self) -> Option<Error> {
         self.inner.bg_error.lock().clone()
+    }
+
+    /// RocksDB's `DB::Resume`: recovers now from a background error that stops writes and
+    /// can be recovered from (a full disk during a WAL write, flush or MANIFEST write): a
+    /// new MANIFEST, a new WAL, every memtable flushed; then writes go through again. The
+    /// DB also tries this by itself at once and then every 5 seconds
+    /// (`DbOptions::bg_error_recovery_interval`). Without an error this does nothing.
+    ///
+    /// # Errors
+    /// The stored error when it is fatal (only a reopen recovers); the error of the
+    /// attempt (e.g. the disk is still full) when it failed.
+    pub fn resume(&self) -> Result<()> {
+        self.inner.resume()
     }
 
     pub fn stats(&self) -> &Stats {
@@ -570,6 +628,7 @@ impl Db {
         if inner.closed.swap(true, Ordering::AcqRel) {
             return Ok(());
         }
+        inner.error_handler.stop();
         inner.background.shutdown();
         inner.release_memtable_charge();
         inner.delete_obsolete_tables();
@@ -596,9 +655,24 @@ impl Db {
         if inner.closed.swap(true, Ordering::AcqRel) {
             return;
         }
+        inner.error_handler.stop();
         inner.background.shutdown();
         *inner.write.wal.lock() = None;
+        inner.write.closed_wals.lock().clear();
         inner.lock.lock().take();
+    }
+
+    /// Test hook: waits until no flush or compaction is queued or running in the
+    /// background.
+    #[doc(hidden)]
+    pub fn wait_for_background_work(&self) {
+        self.inner.background.wait_for_idle();
+    }
+
+    /// Test hook: how many times a table file was opened for reading (table cache misses).
+    #[doc(hidden)]
+    pub fn table_opens(&self) -> u64 {
+        self.inner.table_cache.opens()
     }
 
     /// Test hook: true when this handle and `other` share one open DB.
@@ -621,6 +695,7 @@ impl DbInner {
 
 impl Drop for DbInner {
     fn drop(&mut self) {
+        self.error_handler.stop_without_join();
         self.background.stop_without_join();
         self.release_memtable_charge();
         if let Some(log) = self.write.wal.get_mut().as_mut() {

@@ -21,6 +21,7 @@ use parking_lot::{Mutex, RwLock};
 
 use super::background::Background;
 use super::column_family::{ColumnFamilyData, ColumnFamilyHandle, ColumnFamilySet, ImmMemTable};
+use super::error_handler::ErrorHandler;
 use super::super_version::SuperVersion;
 use super::table_cache::TableCache;
 use super::write::{insert_batch, WriteQueue};
@@ -28,7 +29,7 @@ use super::{Db, DbInner, Stats};
 use crate::batch::WriteBatch;
 use crate::error::{Error, Result};
 use crate::fs::filename::{self, FileType};
-use crate::fs::{default_fs, FileSystem};
+use crate::fs::FileSystem;
 use crate::key::InternalKeyComparator;
 use crate::memtable::MemTable;
 use crate::options::{ColumnFamilyOptions, DbOptions, WalRecoveryMode};
@@ -45,8 +46,18 @@ pub(crate) fn open(
     read_only: bool,
     error_if_wal_file_exists: bool,
 ) -> Result<(Db, Vec<ColumnFamilyHandle>)> {
-    let fs = default_fs();
+    let fs = opts.fs();
     let path = PathBuf::from(name);
+    // NOTE: the WAL always lives in the DB directory. A separate `wal_dir` is refused rather
+    // than ignored: ignoring it would skip the logs a RocksDB DB keeps there at recovery, and
+    // hide ours from RocksDB.
+    if let Some(dir) = opts.wal_dir.as_deref() {
+        if !Path::new(dir).components().eq(path.components()) {
+            return Err(Error::not_supported(format!(
+                "wal_dir {dir}: the WAL is always in the DB directory"
+            )));
+        }
+    }
     if cf_descs.iter().all(|(n, _)| n != "default") {
         return Err(Error::invalid_argument(
             "Default column family not specified",
@@ -75,6 +86,7 @@ pub(crate) fn open(
         )));
     }
     let mut vs = VersionSet::recover(fs.clone(), &path)?;
+    vs.max_manifest_file_size = opts.max_manifest_file_size;
 
     // Check the caller's list against the MANIFEST.
     let listed: BTreeSet<&str> = cf_descs.iter().map(|(n, _)| n.as_str()).collect();
@@ -174,7 +186,7 @@ pub(crate) fn open(
         }
     }
 
-    let inner = Arc::new(DbInner {
+    let inner = Arc::new_cyclic(|weak| DbInner {
         name: name.to_string(),
         path: path.clone(),
         fs: fs.clone(),
@@ -188,12 +200,15 @@ pub(crate) fn open(
         last_sequence: AtomicU64::new(last_seq),
         snapshots: Default::default(),
         bg_error: Mutex::new(None),
+        error_handler: ErrorHandler::new(weak.clone(), opts.bg_error_recovery_interval),
         closed: AtomicBool::new(false),
         stats: Stats::default(),
-        table_cache: TableCache::new(path.clone()),
-        compaction_lock: Mutex::new(()),
+        table_cache: TableCache::new(fs.clone(), path.clone()),
+        compactions: Mutex::new(Default::default()),
+        compactions_done: Default::default(),
         obsolete_tables: Mutex::new(Vec::new()),
         unlogged_writes: AtomicBool::new(false),
+        write_stopped: AtomicBool::new(false),
         write_buffer_manager: opts.write_buffer_manager.clone().or_else(|| {
             usize::try_from(opts.db_write_buffer_size)
                 .ok()
@@ -222,6 +237,8 @@ pub(crate) fn open(
     if !read_only {
         write_options_file(&db)?;
         delete_obsolete_files(&db.inner);
+        // What the recovered version needs (RocksDB's MaybeScheduleFlushOrCompaction).
+        db.inner.background.schedule_compaction();
     }
     Ok((db, handles))
 }
@@ -491,7 +508,9 @@ fn delete_obsolete_files(inner: &DbInner) {
         return;
     };
     let (manifest, live_tables) = {
-        let vs = inner.versions.lock();
+        let mut vs = inner.versions.lock();
+        // Every MANIFEST but the current one is deleted below.
+        vs.obsolete_manifests.clear();
         let live: std::collections::HashSet<u64> = vs
             .column_families
             .values()
@@ -521,8 +540,8 @@ fn delete_obsolete_files(inner: &DbInner) {
     }
 }
 
-pub(crate) fn list_column_families(name: &str) -> Result<Vec<String>> {
-    let vs = VersionSet::recover(default_fs(), Path::new(name))?;
+pub(crate) fn list_column_families(opts: &DbOptions, name: &str) -> Result<Vec<String>> {
+    let vs = VersionSet::recover(opts.fs(), Path::new(name))?;
     Ok(vs
         .column_families
         .values()
@@ -532,8 +551,8 @@ pub(crate) fn list_column_families(name: &str) -> Result<Vec<String>> {
 
 /// RocksDB's `DestroyDB`: a missing directory is fine; a DB that is open (its LOCK held)
 /// returns the lock error and loses nothing.
-pub(crate) fn destroy(name: &str) -> Result<()> {
-    let fs = default_fs();
+pub(crate) fn destroy(opts: &DbOptions, name: &str) -> Result<()> {
+    let fs = opts.fs();
     let path = Path::new(name);
     let Ok(names) = fs.list_dir(path) else {
         return Ok(());

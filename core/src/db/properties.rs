@@ -32,12 +32,13 @@ pub(crate) fn property(db: &DbInner, cf: &ColumnFamilyHandle, name: &str) -> Opt
         "rocksdb.num-immutable-mem-table" => int(sv.imms.len() as u64),
         "rocksdb.num-immutable-mem-table-flushed" => int(0),
         "rocksdb.mem-table-flush-pending" => int(u64::from(!sv.imms.is_empty())),
-        "rocksdb.num-running-flushes" | "rocksdb.num-running-compactions" => int(0),
+        "rocksdb.num-running-flushes" => int(db.background.running().0 as u64),
+        "rocksdb.num-running-compactions" => int(db.num_running_compactions() as u64),
         "rocksdb.estimate-num-keys" => {
             let mut entries: u64 = mems().map(|m| m.num_entries()).sum();
             let mut deletes: u64 = mems().map(|m| m.num_deletes()).sum();
-            for (_, f) in version.all_files() {
-                if let Ok(t) = db.table_cache.get(f, &cfd.options) {
+            for (level, f) in version.all_files() {
+                if let Ok(t) = db.table_cache.get(f, level, &cfd.options) {
                     entries += t.properties().num_entries;
                     deletes += t.properties().num_deletions;
                 }
@@ -47,8 +48,9 @@ pub(crate) fn property(db: &DbInner, cf: &ColumnFamilyHandle, name: &str) -> Opt
         "rocksdb.num-snapshots" => int(db.snapshots.count() as u64),
         "rocksdb.oldest-snapshot-time" => int(db.snapshots.oldest_time()),
         "rocksdb.oldest-snapshot-sequence" => int(db.snapshots.oldest().unwrap_or(0)),
-        "rocksdb.background-errors" => int(u64::from(db.bg_error.lock().is_some())),
-        "rocksdb.is-write-stopped" | "rocksdb.actual-delayed-write-rate" => int(0),
+        "rocksdb.background-errors" => int(db.error_handler.failed_jobs()),
+        "rocksdb.is-write-stopped" => int(u64::from(db.write_stopped.load(Ordering::Relaxed))),
+        "rocksdb.actual-delayed-write-rate" => int(0),
         "rocksdb.compaction-pending" => {
             let o = PickerOptions::from_cf_options(&cfd.options);
             let pending = compaction_scores(&summarize(version), &o)
@@ -56,7 +58,7 @@ pub(crate) fn property(db: &DbInner, cf: &ColumnFamilyHandle, name: &str) -> Opt
                 .is_some_and(|(_, s)| *s >= 1.0);
             int(u64::from(pending && !cfd.options.disable_auto_compactions))
         }
-        "rocksdb.estimate-pending-compaction-bytes" => int(0),
+        "rocksdb.estimate-pending-compaction-bytes" => int(cfd.pending_compaction_bytes()),
         "rocksdb.total-sst-files-size"
         | "rocksdb.live-sst-files-size"
         | "rocksdb.estimate-live-data-size" => int(version.total_bytes()),

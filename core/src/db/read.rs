@@ -35,12 +35,21 @@ pub(crate) struct SnapshotList {
 }
 
 impl SnapshotList {
-    fn acquire(&self, seq: SequenceNumber) {
+    /// Registers a snapshot at the sequence `current` returns, read under the list lock.
+    ///
+    /// IMPORTANT: the sequence must be read while the lock is held. A compaction reads this
+    /// list once its inputs are fixed; if the sequence were read first and registered later,
+    /// a compaction could start in between, see no snapshot, and drop versions this snapshot
+    /// needs (its inputs may hold entries newer than the snapshot's sequence).
+    fn acquire(&self, current: impl FnOnce() -> SequenceNumber) -> SequenceNumber {
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_secs())
             .unwrap_or(0);
-        self.live.lock().entry(seq).or_insert((0, now)).0 += 1;
+        let mut live = self.live.lock();
+        let seq = current();
+        live.entry(seq).or_insert((0, now)).0 += 1;
+        seq
     }
     fn release(&self, seq: SequenceNumber) {
         let mut live = self.live.lock();
@@ -99,10 +108,11 @@ impl Drop for Snapshot {
 }
 
 pub(crate) fn take_snapshot(db: &Arc<DbInner>) -> Snapshot {
-    // Register under the list lock before reading the sequence, so that a snapshot is never
-    // older than what a concurrent compaction believes is the oldest live one.
-    let seq = db.last_sequence.load(Ordering::Acquire);
-    db.snapshots.acquire(seq);
+    // The sequence is read under the list lock, so that a snapshot is never older than what
+    // a concurrent compaction believes is the oldest live one.
+    let seq = db
+        .snapshots
+        .acquire(|| db.last_sequence.load(Ordering::Acquire));
     Snapshot {
         seq,
         db: db.clone(),
@@ -163,15 +173,16 @@ impl DbInner {
 }
 
 impl DbInner {
-    /// The range tombstones of a table file (opening it if needed).
+    /// The range tombstones of a table file of `level` (opening it if needed).
     pub(crate) fn table_tombstones(
         &self,
         cfd: &ColumnFamilyData,
         f: &FileMetaData,
+        level: usize,
     ) -> Result<Vec<RangeTombstone>> {
         Ok(self
             .table_cache
-            .get(f, &cfd.options)?
+            .get(f, level, &cfd.options)?
             .range_tombstones()
             .to_vec())
     }
@@ -183,8 +194,9 @@ impl DbInner {
         cfd: &ColumnFamilyData,
         sv: &SuperVersion,
     ) -> Result<Vec<Arc<FragmentedRangeTombstones>>> {
-        let frozen =
-            sv.frozen_tombstones(&cfd.options.comparator, &|f| self.table_tombstones(cfd, f))?;
+        let frozen = sv.frozen_tombstones(&cfd.options.comparator, &|f, level| {
+            self.table_tombstones(cfd, f, level)
+        })?;
         let mut out = Vec::with_capacity(2);
         if !frozen.is_empty() {
             out.push(frozen);
@@ -245,7 +257,8 @@ impl DbInner {
                 if f.smallest_seqno > read_seq {
                     continue;
                 }
-                let table = self.table_cache.get(f, &cfd.options)?;
+                let level = usize::from(!sv.version.files(0).iter().any(|g| Arc::ptr_eq(g, f)));
+                let table = self.table_cache.get(f, level, &cfd.options)?;
                 if !table_get(&table, key, read_seq, &mut visit)? {
                     break;
                 }
@@ -364,7 +377,7 @@ pub(crate) fn new_iterator(
         children.push(Box::new(imm.iter()));
     }
     for f in sv.version.files(0) {
-        let table = db.table_cache.get(f, &cfd.options)?;
+        let table = db.table_cache.get(f, 0, &cfd.options)?;
         children.push(Box::new(table.iter_with(ro.fill_cache)));
     }
     for level in 1..sv.version.num_levels() {
@@ -378,7 +391,7 @@ pub(crate) fn new_iterator(
             .collect();
         let (db2, cf_options, fill_cache) = (db.clone(), cfd.options.clone(), ro.fill_cache);
         let open: OpenFile = Box::new(move |i| {
-            let table = db2.table_cache.get(&files[i], &cf_options)?;
+            let table = db2.table_cache.get(&files[i], level, &cf_options)?;
             Ok(Box::new(table.iter_with(fill_cache)) as Box<dyn InternalIterator>)
         });
         children.push(Box::new(LevelIterator::new(bounds, open, cfd.icmp.clone())));

@@ -47,6 +47,7 @@ impl SuperVersion {
         ucmp: &Arc<dyn crate::key::Comparator>,
         table_tombstones: &dyn Fn(
             &crate::version::edit::FileMetaData,
+            usize,
         ) -> crate::Result<Vec<RangeTombstone>>,
     ) -> crate::Result<Arc<FragmentedRangeTombstones>> {
         if let Some(t) = self.frozen_tombstones.get() {
@@ -56,8 +57,8 @@ impl SuperVersion {
         for imm in &self.imms {
             all.extend(imm.range_tombstones());
         }
-        for (_, f) in self.version.all_files() {
-            all.extend(table_tombstones(f)?);
+        for (level, f) in self.version.all_files() {
+            all.extend(table_tombstones(f, level)?);
         }
         let frag = Arc::new(FragmentedRangeTombstones::new(all, ucmp.clone()));
         Ok(self.frozen_tombstones.get_or_init(|| frag).clone())

@@ -19,7 +19,7 @@ use parking_lot::Mutex;
 
 use crate::cache::LruCache;
 use crate::error::Result;
-use crate::fs::filename;
+use crate::fs::{filename, FileSystem};
 use crate::iter::InternalIterator;
 use crate::key::{
     append_internal_key, parse_internal_key, Comparator, SequenceNumber, ValueType,
@@ -27,7 +27,7 @@ use crate::key::{
 };
 use crate::options::ColumnFamilyOptions;
 use crate::sst::block_cache::{BlockCacheCounts, BlockCacheTickers};
-use crate::sst::reader::{PosixRandomAccessFile, Table, TableReaderOptions};
+use crate::sst::reader::{Table, TableReaderOptions};
 use crate::version::edit::FileMetaData;
 
 /// What opening a table needs from its column family: a whole [`ColumnFamilyOptions`]
@@ -36,6 +36,7 @@ pub(crate) trait TableOpenOptions {
     fn comparator(&self) -> &Arc<dyn Comparator>;
     fn block_cache(&self) -> Option<&Arc<LruCache>>;
     fn cache_index_and_filter_blocks(&self) -> bool;
+    fn pin_l0_filter_and_index_blocks_in_cache(&self) -> bool;
 }
 
 impl TableOpenOptions for ColumnFamilyOptions {
@@ -47,6 +48,9 @@ impl TableOpenOptions for ColumnFamilyOptions {
     }
     fn cache_index_and_filter_blocks(&self) -> bool {
         self.cache_index_and_filter_blocks
+    }
+    fn pin_l0_filter_and_index_blocks_in_cache(&self) -> bool {
+        self.pin_l0_filter_and_index_blocks_in_cache
     }
 }
 
@@ -60,25 +64,34 @@ impl TableOpenOptions for Arc<dyn Comparator> {
     fn cache_index_and_filter_blocks(&self) -> bool {
         false
     }
+    fn pin_l0_filter_and_index_blocks_in_cache(&self) -> bool {
+        false
+    }
 }
 
 /// The open tables of one DB.
 pub(crate) struct TableCache {
+    /// The DB's file system; tables are opened through it. Immutable.
+    fs: Arc<dyn FileSystem>,
     db_path: PathBuf,
     tables: Mutex<HashMap<u64, Arc<Table>>>,
     /// This DB's cache-key prefix in each block cache it has used (few: one per cache).
     prefixes: Mutex<Vec<(Arc<LruCache>, u64)>>,
     /// Block cache hits, misses and inserts of this DB's tables.
     tickers: Arc<BlockCacheTickers>,
+    /// Tables opened so far (each open reads the footer, index and metadata).
+    opens: std::sync::atomic::AtomicU64,
 }
 
 impl TableCache {
-    pub(crate) fn new(db_path: PathBuf) -> Self {
+    pub(crate) fn new(fs: Arc<dyn FileSystem>, db_path: PathBuf) -> Self {
         TableCache {
+            fs,
             db_path,
             tables: Mutex::new(HashMap::new()),
             prefixes: Mutex::new(Vec::new()),
             tickers: Arc::default(),
+            opens: Default::default(),
         }
     }
 
@@ -99,18 +112,23 @@ impl TableCache {
         self.tickers.snapshot()
     }
 
-    /// The reader of `f`, opening it on first use with `options` (a column family's
-    /// options, or only its comparator for a table read without the block cache).
+    /// The reader of `f`, a table of `level`, opening it on first use with `options` (a
+    /// column family's options, or only its comparator for a table read without the block
+    /// cache). The level decides whether its index and filter blocks are pinned
+    /// (`pin_l0_filter_and_index_blocks_in_cache`).
     pub(crate) fn get(
         &self,
         f: &FileMetaData,
+        level: usize,
         options: &impl TableOpenOptions,
     ) -> Result<Arc<Table>> {
         if let Some(t) = self.tables.lock().get(&f.number) {
             return Ok(t.clone());
         }
         let path = filename::table_file(&self.db_path, f.number);
-        let file = Arc::new(PosixRandomAccessFile::open(&path)?);
+        self.opens
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let file = self.fs.new_random_access(&path)?;
         let block_cache = options.block_cache().cloned();
         let cache_prefix = block_cache.as_ref().map_or(0, |c| self.prefix_for(c));
         let opts = TableReaderOptions {
@@ -122,7 +140,8 @@ impl TableCache {
             cache_prefix,
             fill_cache: true,
             cache_index_and_filter_blocks: options.cache_index_and_filter_blocks(),
-            pin_l0_filter_and_index_blocks_in_cache: false,
+            pin_index_and_filter_blocks: level == 0
+                && options.pin_l0_filter_and_index_blocks_in_cache(),
             block_cache_tickers: Some(Arc::clone(&self.tickers)),
         };
         let factory = |block: &[u8]| crate::sst::filter::reader_for(block);
@@ -133,6 +152,11 @@ impl TableCache {
             Some(&factory),
         )?);
         Ok(self.tables.lock().entry(f.number).or_insert(table).clone())
+    }
+
+    /// Tables opened so far.
+    pub(crate) fn opens(&self) -> u64 {
+        self.opens.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Forgets a table whose file is obsolete.

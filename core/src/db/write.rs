@@ -7,9 +7,10 @@
 //! 2. A group becomes visible only after every batch in it has been applied to its memtables:
 //!    the leader publishes `DbInner::last_sequence` last, so a reader, which reads at that
 //!    sequence, never sees part of a batch, even one spanning column families.
-//! 3. If a WAL append or sync fails (or the leader panics), the DB is poisoned: the group may
-//!    or may not be durable, so every later write returns the stored error. Reads go on; a
-//!    reopen recovers whatever reached the log.
+//! 3. If a WAL append or sync fails (or the leader panics), the DB stops writes: the group
+//!    may or may not be durable, so every later write returns the stored error. Reads go on;
+//!    a full disk is recovered from at run time, anything else by a reopen, which replays
+//!    whatever reached the log (see `error_handler`).
 //!
 //! Group commit: each writer validates its batch in its own thread, then queues. The writer at
 //! the front becomes leader, takes the writers queued behind it (up to `MAX_GROUP_BYTES`,
@@ -32,6 +33,7 @@ use std::sync::Arc;
 
 use parking_lot::{Condvar, Mutex};
 
+use super::error_handler::Reason;
 use super::DbInner;
 use crate::batch::{Record, WriteBatch};
 use crate::error::{Error, Result};
@@ -65,6 +67,11 @@ pub(crate) struct WriteQueue {
     /// The open WAL (None when read-only or closed). Locked by the leader while it appends,
     /// and by `flush_wal`/`sync_wal`.
     pub(crate) wal: Mutex<Option<LogWriter>>,
+    /// WALs switched away from whose bytes may not be synced yet, oldest first. A synced
+    /// write syncs them before the current WAL (it must make every earlier write durable),
+    /// and so does the flush of one of several families (a flushed family must not outlive
+    /// earlier writes of another family that sit in an unsynced WAL). Locked after `wal`.
+    pub(crate) closed_wals: Mutex<Vec<LogWriter>>,
 }
 
 impl WriteQueue {
@@ -73,6 +80,7 @@ impl WriteQueue {
             state: Mutex::new(VecDeque::new()),
             cv: Condvar::new(),
             wal: Mutex::new(wal),
+            closed_wals: Mutex::new(Vec::new()),
         }
     }
 }
@@ -220,9 +228,15 @@ impl DbInner {
                 merged.set_sequence(first_seq);
                 log.add_record(merged.data())
             };
-            let res = res.and_then(|_| if need_sync { log.sync() } else { Ok(()) });
+            let res = res.and_then(|_| {
+                if need_sync {
+                    self.sync_closed_wals().and_then(|_| log.sync())
+                } else {
+                    Ok(())
+                }
+            });
             if let Err(e) = res {
-                return Err(self.poison(e));
+                return Err(self.set_bg_error(e, Reason::WalWrite));
             }
             if need_sync {
                 self.stats.wal_syncs.fetch_add(1, Ordering::Relaxed);
@@ -233,7 +247,8 @@ impl DbInner {
             let cfs = self.cfs.read();
             let mut memtable_for = |cf: u32| cfs.get(cf).map(|c| c.mem());
             for w in group {
-                seq = insert_batch(&mut memtable_for, &w.batch, seq).map_err(|e| self.poison(e))?;
+                seq = insert_batch(&mut memtable_for, &w.batch, seq)
+                    .map_err(|e| self.set_bg_error(e, Reason::MemTable))?;
             }
         }
         debug_assert_eq!(seq, first_seq + total);
@@ -252,9 +267,11 @@ impl DbInner {
     }
 
     /// Stalls the leader while a family has as many unflushed memtables as
-    /// `max_write_buffer_number` allows (RocksDB's write stop), or too many level-0 files
-    /// (`level0_stop_writes_trigger`), until background work makes room; slows it down past
-    /// `level0_slowdown_writes_trigger`.
+    /// `max_write_buffer_number` allows (RocksDB's write stop), too many level-0 files
+    /// (`level0_stop_writes_trigger`) or too many bytes waiting for compaction
+    /// (`hard_pending_compaction_bytes_limit`), until background work makes room; slows it
+    /// down past `level0_slowdown_writes_trigger` or `soft_pending_compaction_bytes_limit`.
+    /// The level 0 and pending-bytes triggers apply only with automatic compactions on.
     fn make_room_for_write(&self) -> Result<()> {
         loop {
             let mut stop = false;
@@ -264,19 +281,31 @@ impl DbInner {
                 let imms = cfd.imms.lock().len();
                 let l0 = cfd.super_version().version.num_files(0);
                 let max_imms = usize::try_from(o.max_write_buffer_number.max(2) - 1).unwrap_or(1);
-                stop |= imms >= max_imms
-                    || l0 >= usize::try_from(o.level0_stop_writes_trigger).unwrap_or(usize::MAX);
-                slow |=
-                    l0 >= usize::try_from(o.level0_slowdown_writes_trigger).unwrap_or(usize::MAX);
+                stop |= imms >= max_imms;
+                // As RocksDB: level 0 triggers apply only while compactions can drain it.
+                if !o.disable_auto_compactions {
+                    stop |=
+                        l0 >= usize::try_from(o.level0_stop_writes_trigger).unwrap_or(usize::MAX);
+                    slow |= l0
+                        >= usize::try_from(o.level0_slowdown_writes_trigger).unwrap_or(usize::MAX);
+                    let pending = cfd.pending_compaction_bytes();
+                    let over = |limit: u64| limit > 0 && pending >= limit;
+                    stop |= over(o.hard_pending_compaction_bytes_limit);
+                    slow |= over(o.soft_pending_compaction_bytes_limit);
+                }
             }
             if let Some(err) = self.bg_error.lock().clone() {
                 return Err(err);
             }
+            self.write_stopped
+                .store(stop, std::sync::atomic::Ordering::Relaxed);
             if stop {
                 let epoch = self.background.epoch();
                 self.background.schedule_compaction();
                 self.background.wait_for_progress(epoch);
                 if self.background.epoch() == epoch {
+                    self.write_stopped
+                        .store(false, std::sync::atomic::Ordering::Relaxed);
                     // Nothing ran and nothing will: stalling longer could only deadlock.
                     return Ok(());
                 }
@@ -289,12 +318,6 @@ impl DbInner {
         }
     }
 
-    /// Stores `err` as the sticky background error (the first one wins) and returns it.
-    pub(crate) fn poison(&self, err: Error) -> Error {
-        let mut bg = self.bg_error.lock();
-        bg.get_or_insert(err).clone()
-    }
-
     /// Hands buffered WAL bytes (`manual_wal_flush`) to the OS, and syncs when asked.
     pub(crate) fn flush_wal(&self, sync: bool) -> Result<()> {
         self.check_open()?;
@@ -302,10 +325,24 @@ impl DbInner {
         let Some(log) = wal.as_mut() else {
             return Ok(());
         };
-        let res = log
-            .flush()
-            .and_then(|_| if sync { log.sync() } else { Ok(()) });
-        res.map_err(|e| self.poison(e))
+        let res = log.flush().and_then(|_| {
+            if sync {
+                self.sync_closed_wals().and_then(|_| log.sync())
+            } else {
+                Ok(())
+            }
+        });
+        res.map_err(|e| self.set_bg_error(e, Reason::WalWrite))
+    }
+
+    /// Syncs the WALs switched away from since their last sync (`WriteQueue::closed_wals`).
+    pub(crate) fn sync_closed_wals(&self) -> Result<()> {
+        let mut closed = self.write.closed_wals.lock();
+        while let Some(log) = closed.first_mut() {
+            log.sync()?;
+            closed.remove(0);
+        }
+        Ok(())
     }
 }
 

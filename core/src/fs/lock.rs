@@ -31,7 +31,8 @@ fn held() -> &'static Mutex<HashMap<PathBuf, (u64, u64)>> {
 #[derive(Debug)]
 pub struct FileLock {
     path: PathBuf,
-    _file: File,
+    /// None for a lock of a file system that lives only in this process (`fs::mem`).
+    _file: Option<File>,
 }
 
 impl Drop for FileLock {
@@ -52,29 +53,49 @@ fn thread_id() -> u64 {
 pub fn lock(path: &Path) -> Result<FileLock> {
     let key = path.to_path_buf();
     let mut table = held().lock();
-    if let Some((when, tid)) = table.get(&key) {
-        return Err(Error::io_error(format!(
-            "lock hold by current process, acquire time {when} acquiring thread {tid}: {}: No locks available",
-            path.display()
-        )));
-    }
+    check_not_held(&table, &key, path)?;
     let file = OpenOptions::new()
         .read(true)
         .write(true)
         .create(true)
         .truncate(false)
         .open(path)
-        .map_err(|e| Error::from_io("While open a file for lock", path, &e))?;
+        .map_err(|e| Error::from_io("while open a file for lock", path, &e))?;
     fcntl_write_lock(&file).map_err(|e| Error::from_io("While lock file", path, &e))?;
-    let now = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    table.insert(key.clone(), (now, thread_id()));
+    table.insert(key.clone(), (now_secs(), thread_id()));
     Ok(FileLock {
         path: key,
-        _file: file,
+        _file: Some(file),
     })
+}
+
+/// Takes `key` in this process's table only, with no file behind it: the lock of a file
+/// system that exists only in this process (`fs::mem`). `shown` is the path messages name.
+pub(crate) fn lock_in_process(key: PathBuf, shown: &Path) -> Result<FileLock> {
+    let mut table = held().lock();
+    check_not_held(&table, &key, shown)?;
+    table.insert(key.clone(), (now_secs(), thread_id()));
+    Ok(FileLock {
+        path: key,
+        _file: None,
+    })
+}
+
+fn check_not_held(table: &HashMap<PathBuf, (u64, u64)>, key: &Path, shown: &Path) -> Result<()> {
+    match table.get(key) {
+        Some((when, tid)) => Err(Error::io_error(format!(
+            "lock hold by current process, acquire time {when} acquiring thread {tid}: {}: No locks available",
+            shown.display()
+        ))),
+        None => Ok(()),
+    }
+}
+
+fn now_secs() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
 }
 
 fn fcntl_write_lock(file: &File) -> std::io::Result<()> {

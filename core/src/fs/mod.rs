@@ -1,11 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
 //! The file system layer: every byte the engine reads or writes goes through [`FileSystem`],
-//! so that tests can swap in a fault-injecting implementation (issue 8) without touching the
-//! engine. [`posix::PosixFs`] is the real one; `filename` names RocksDB's files; `lock` holds
-//! the `LOCK` file's fcntl lock.
+//! so that tests can swap in a fault-injecting implementation without touching the engine.
+//! A DB uses the file system of its options (`DbOptions::file_system`), the real one
+//! ([`posix::PosixFs`]) when none is given.
+//!
+//! - `posix`: std::fs and `pread`, with RocksDB's error texts.
+//! - `mem`: an in-memory file system that knows what is durable (synced file bytes, synced
+//!   directory entries), so that a test can cut the power at any point.
+//! - `fault`: [`fault::FaultFs`] wraps another file system and fails chosen operations
+//!   (the Nth of a kind, once or for good; ENOSPC; a read-only file system), counts
+//!   operations, and over `mem` simulates crashes. See `docs/reliability.md`.
+//! - `filename` names RocksDB's files; `lock` holds the `LOCK` file's fcntl lock.
 
+pub mod fault;
 pub mod filename;
 pub mod lock;
+pub mod mem;
 pub mod posix;
 
 use std::io::Read;
@@ -13,6 +23,20 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::error::Result;
+
+/// Positional reads from an immutable file (tables), shareable between threads.
+pub trait RandomAccessFile: Send + Sync {
+    /// Reads exactly `len` bytes at `offset`.
+    ///
+    /// # Errors
+    /// I/O errors, and Corruption when the file is shorter than asked.
+    fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>>;
+    /// The file's size in bytes.
+    ///
+    /// # Errors
+    /// I/O errors.
+    fn size(&self) -> Result<u64>;
+}
 
 /// A file open for appending. `append` hands the bytes to the OS before returning (no
 /// user-space buffering), so an appended record survives a process kill.
@@ -22,18 +46,26 @@ pub trait WritableFile: Send {
     fn sync(&mut self) -> Result<()>;
     /// Bytes appended so far, including what the file held when it was opened.
     fn size(&self) -> u64;
+    /// Starts writing back what was appended so far (`bytes_per_sync`), so that the final
+    /// sync of a large file does not meet a mountain of dirty pages. The default syncs; a
+    /// file system may start the writeback without waiting for it (`sync_file_range`).
+    fn start_writeback(&mut self) -> Result<()> {
+        self.sync()
+    }
 }
 
 /// A file open for sequential reading.
 pub type SequentialFile = Box<dyn Read + Send>;
 
 /// Everything the engine asks of a file system.
-pub trait FileSystem: Send + Sync {
+pub trait FileSystem: Send + Sync + std::fmt::Debug {
     /// Creates (truncating) a file for appending.
     fn new_writable(&self, path: &Path) -> Result<Box<dyn WritableFile>>;
     /// Opens a file for appending at its current end, creating it when missing.
     fn reopen_writable(&self, path: &Path) -> Result<Box<dyn WritableFile>>;
     fn new_sequential(&self, path: &Path) -> Result<SequentialFile>;
+    /// Opens an existing file for positional reads (tables).
+    fn new_random_access(&self, path: &Path) -> Result<Arc<dyn RandomAccessFile>>;
     /// Reads a whole (small) file.
     fn read_all(&self, path: &Path) -> Result<Vec<u8>>;
     fn exists(&self, path: &Path) -> bool;

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-//! The real file system: std::fs, with fdatasync for `sync` and RocksDB's error texts.
+//! The real file system: std::fs, with fdatasync for `sync`, `pread` for table reads, and
+//! RocksDB's error texts (`env/fs_posix.cc`, `env/io_posix.h`).
 
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use super::{lock, FileSystem, SequentialFile, WritableFile};
+use super::{lock, FileSystem, RandomAccessFile, SequentialFile, WritableFile};
 use crate::error::{Error, Result};
 
 /// std::fs behind the [`FileSystem`] trait.
@@ -34,6 +36,67 @@ impl WritableFile for PosixWritable {
     fn size(&self) -> u64 {
         self.size
     }
+}
+
+/// A file read with `pread` (`FileExt::read_at`), shareable between threads. The read path's
+/// only copy is the kernel's, into the block buffer this returns.
+#[derive(Debug)]
+pub struct PosixRandomAccessFile {
+    file: File,
+    path: PathBuf,
+}
+
+impl PosixRandomAccessFile {
+    /// Opens `path` for reading.
+    ///
+    /// # Errors
+    /// IO error when the file cannot be opened.
+    pub fn open(path: &Path) -> Result<Self> {
+        let file = File::open(path)
+            .map_err(|e| Error::from_io("While open a file for random read", path, &e))?;
+        Ok(PosixRandomAccessFile {
+            file,
+            path: path.to_path_buf(),
+        })
+    }
+}
+
+impl RandomAccessFile for PosixRandomAccessFile {
+    fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>> {
+        use std::os::unix::fs::FileExt;
+        let mut buf = vec![0u8; len];
+        let mut done = 0;
+        while done < len {
+            match self.file.read_at(&mut buf[done..], offset + done as u64) {
+                Ok(0) => return Err(truncated_read(&self.path, offset, len, done)),
+                Ok(n) => done += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    return Err(Error::from_io(
+                        &format!("While pread offset {offset} len {len}"),
+                        &self.path,
+                        &e,
+                    ))
+                }
+            }
+        }
+        Ok(buf)
+    }
+
+    fn size(&self) -> Result<u64> {
+        self.file
+            .metadata()
+            .map(|m| m.len())
+            .map_err(|e| Error::from_io("while stat a file for size", &self.path, &e))
+    }
+}
+
+/// The error of a positional read that ran past the end of the file.
+pub(crate) fn truncated_read(path: &Path, offset: u64, len: usize, got: usize) -> Error {
+    Error::corruption(format!(
+        "truncated block read from {} offset {offset}, expected {len} bytes, got {got}",
+        path.display()
+    ))
 }
 
 impl FileSystem for PosixFs {
@@ -72,6 +135,9 @@ impl FileSystem for PosixFs {
         })?;
         Ok(Box::new(std::io::BufReader::with_capacity(64 * 1024, file)))
     }
+    fn new_random_access(&self, path: &Path) -> Result<Arc<dyn RandomAccessFile>> {
+        Ok(Arc::new(PosixRandomAccessFile::open(path)?))
+    }
     fn read_all(&self, path: &Path) -> Result<Vec<u8>> {
         fs::read(path)
             .map_err(|e| Error::from_io("While opening a file for sequentially reading", path, &e))
@@ -103,10 +169,17 @@ impl FileSystem for PosixFs {
         fs::remove_dir(path).map_err(|e| Error::from_io("While rmdir", path, &e))
     }
     fn rename(&self, from: &Path, to: &Path) -> Result<()> {
-        fs::rename(from, to).map_err(|e| Error::from_io("While renaming a file to", to, &e))
+        fs::rename(from, to).map_err(|e| {
+            Error::from_io(
+                &format!("While renaming a file to {}", to.display()),
+                from,
+                &e,
+            )
+        })
     }
     fn hard_link(&self, from: &Path, to: &Path) -> Result<()> {
-        fs::hard_link(from, to).map_err(|e| Error::from_io("while link file to", to, &e))
+        fs::hard_link(from, to)
+            .map_err(|e| Error::from_io(&format!("while link file to {}", to.display()), from, &e))
     }
     fn sync_dir(&self, path: &Path) -> Result<()> {
         let dir = File::open(path).map_err(|e| Error::from_io("While open directory", path, &e))?;

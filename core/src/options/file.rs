@@ -200,6 +200,15 @@ fn db_entries(db: &DbOptions) -> Vec<(&'static str, String)> {
             db.max_manifest_file_size.to_string(),
         ),
         ("max_background_jobs", db.max_background_jobs.to_string()),
+        (
+            "max_background_compactions",
+            db.max_background_compactions.to_string(),
+        ),
+        (
+            "max_background_flushes",
+            db.max_background_flushes.to_string(),
+        ),
+        ("max_subcompactions", db.max_subcompactions.to_string()),
         ("max_open_files", db.max_open_files.to_string()),
         ("use_fsync", db.use_fsync.to_string()),
         ("bytes_per_sync", db.bytes_per_sync.to_string()),

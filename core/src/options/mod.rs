@@ -52,6 +52,14 @@ pub struct DbOptions {
     pub max_total_wal_size: u64,
     pub max_manifest_file_size: u64,
     pub max_background_jobs: i32,
+    /// Legacy limits; when either is not -1 they replace the split of `max_background_jobs`
+    /// (RocksDB's `GetBGJobLimits`).
+    pub max_background_compactions: i32,
+    pub max_background_flushes: i32,
+    /// Threads one compaction (L0 to the base level, or manual) may split its key range over.
+    pub max_subcompactions: u32,
+    /// Paces flush and compaction writes; may be shared by several DBs.
+    pub rate_limiter: Option<Arc<crate::util::rate_limiter::RateLimiter>>,
     pub max_open_files: i32,
     pub use_fsync: bool,
     pub bytes_per_sync: u64,
@@ -62,6 +70,8 @@ pub struct DbOptions {
     pub unordered_write: bool,
     pub allow_concurrent_memtable_write: bool,
     pub db_write_buffer_size: u64,
+    /// Written to the OPTIONS file; open refuses any directory but the DB's own (the WAL
+    /// always lives there).
     pub wal_dir: Option<String>,
     pub delete_obsolete_files_period_micros: u64,
     pub stats_dump_period_sec: u32,
@@ -69,6 +79,23 @@ pub struct DbOptions {
     /// A memtable budget shared with other DBs (and optionally charged to a block cache).
     /// When None and `db_write_buffer_size` > 0, the DB makes a private one.
     pub write_buffer_manager: Option<Arc<crate::cache::WriteBufferManager>>,
+    /// The file system every file of the DB goes through (RocksDB's `Env`/`FileSystem`);
+    /// None is the real one. Tests put a `fs::fault::FaultFs` here.
+    pub file_system: Option<Arc<dyn crate::fs::FileSystem>>,
+    /// How long automatic recovery from a full disk waits between attempts (RocksDB's
+    /// `SstFileManager` retries every 5 seconds); None turns automatic recovery off (only
+    /// `Db::resume` recovers; RocksDB's listeners can do the same). Tests set it.
+    #[doc(hidden)]
+    pub bg_error_recovery_interval: Option<std::time::Duration>,
+}
+
+impl DbOptions {
+    /// The file system of these options: `file_system`, or the real one.
+    pub fn fs(&self) -> Arc<dyn crate::fs::FileSystem> {
+        self.file_system
+            .clone()
+            .unwrap_or_else(crate::fs::default_fs)
+    }
 }
 
 impl Default for DbOptions {
@@ -83,6 +110,10 @@ impl Default for DbOptions {
             max_total_wal_size: 0,
             max_manifest_file_size: 1024 * 1024 * 1024,
             max_background_jobs: 2,
+            max_background_compactions: -1,
+            max_background_flushes: -1,
+            max_subcompactions: 1,
+            rate_limiter: None,
             max_open_files: -1,
             use_fsync: false,
             bytes_per_sync: 0,
@@ -98,6 +129,8 @@ impl Default for DbOptions {
             stats_dump_period_sec: 600,
             write_dbid_to_manifest: false,
             write_buffer_manager: None,
+            file_system: None,
+            bg_error_recovery_interval: Some(std::time::Duration::from_secs(5)),
         }
     }
 }
@@ -128,12 +161,19 @@ pub struct ColumnFamilyOptions {
     pub level0_file_num_compaction_trigger: i32,
     pub level0_slowdown_writes_trigger: i32,
     pub level0_stop_writes_trigger: i32,
+    /// Writes slow down once compactions are this many bytes behind (0: never).
+    pub soft_pending_compaction_bytes_limit: u64,
+    /// Writes stop once compactions are this many bytes behind (0: never).
+    pub hard_pending_compaction_bytes_limit: u64,
     pub target_file_size_base: u64,
     pub target_file_size_multiplier: i32,
     pub max_bytes_for_level_base: u64,
     pub max_bytes_for_level_multiplier: f64,
     pub level_compaction_dynamic_level_bytes: bool,
     pub disable_auto_compactions: bool,
+    /// With `cache_index_and_filter_blocks`, keep level 0 tables' index and filter blocks
+    /// pinned in the block cache (other levels' stay evictable).
+    pub pin_l0_filter_and_index_blocks_in_cache: bool,
 }
 
 impl std::fmt::Debug for ColumnFamilyOptions {
@@ -169,12 +209,15 @@ impl Default for ColumnFamilyOptions {
             level0_file_num_compaction_trigger: 4,
             level0_slowdown_writes_trigger: 20,
             level0_stop_writes_trigger: 36,
+            soft_pending_compaction_bytes_limit: 64 << 30,
+            hard_pending_compaction_bytes_limit: 256 << 30,
             target_file_size_base: 64 << 20,
             target_file_size_multiplier: 1,
             max_bytes_for_level_base: 256 << 20,
             max_bytes_for_level_multiplier: 10.0,
             level_compaction_dynamic_level_bytes: false,
             disable_auto_compactions: false,
+            pin_l0_filter_and_index_blocks_in_cache: false,
         }
     }
 }

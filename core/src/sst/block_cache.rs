@@ -22,9 +22,16 @@
 //! block larger than a shard, a strict cache full of pinned entries) never fails a read: a
 //! refused insert leaves the block uncached and the read uses it directly.
 //!
-//! Differences from RocksDB: index and filter blocks charged to the cache are pinned for
-//! every level, not only L0 (`pin_l0_filter_and_index_blocks_in_cache` is stored but the
-//! table does not know its level); RocksDB leaves non-L0 ones evictable.
+//! Pinning: the index and filter blocks of a table opened with
+//! `pin_index_and_filter_blocks` (level 0 tables under
+//! `pin_l0_filter_and_index_blocks_in_cache`) stay pinned while the table is open; other
+//! tables' are cached unpinned, so the cache may evict them.
+//!
+//! Difference from RocksDB: an open table keeps its own reference to its index and filter
+//! whether or not they are pinned, so evicting an unpinned one frees its charge in the
+//! cache but not its memory (RocksDB drops its reference and reads the block again after an
+//! eviction). A table's pinning is decided when it is opened: a level 0 table moved down by
+//! a trivial move stays pinned until it leaves the table cache, as in RocksDB.
 
 use std::any::Any;
 use std::sync::atomic::{AtomicU64, Ordering};

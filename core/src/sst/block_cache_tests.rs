@@ -44,6 +44,7 @@ fn open_cached(
         block_cache: cache.cloned(),
         cache_prefix: prefix,
         cache_index_and_filter_blocks,
+        pin_index_and_filter_blocks: true,
         block_cache_tickers: tickers.cloned(),
         ..Default::default()
     };

@@ -32,76 +32,8 @@ use crate::key::{
 };
 use crate::range_del::RangeTombstone;
 
-/// Positional reads from an immutable file.
-pub trait RandomAccessFile: Send + Sync {
-    /// Reads exactly `len` bytes at `offset`.
-    ///
-    /// # Errors
-    /// I/O errors, and Corruption when the file is shorter than asked.
-    fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>>;
-    /// The file's size in bytes.
-    ///
-    /// # Errors
-    /// I/O errors.
-    fn size(&self) -> Result<u64>;
-}
-
-/// A file read with `pread` (`FileExt::read_at`), shareable between threads.
-#[derive(Debug)]
-pub struct PosixRandomAccessFile {
-    file: std::fs::File,
-    path: std::path::PathBuf,
-}
-
-impl PosixRandomAccessFile {
-    /// Opens `path` for reading.
-    ///
-    /// # Errors
-    /// IO error when the file cannot be opened.
-    pub fn open(path: &std::path::Path) -> Result<Self> {
-        let file = std::fs::File::open(path)
-            .map_err(|e| Error::from_io("While open a file for random read", path, &e))?;
-        Ok(PosixRandomAccessFile {
-            file,
-            path: path.to_path_buf(),
-        })
-    }
-}
-
-impl RandomAccessFile for PosixRandomAccessFile {
-    fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>> {
-        use std::os::unix::fs::FileExt;
-        let mut buf = vec![0u8; len];
-        let mut done = 0;
-        while done < len {
-            match self.file.read_at(&mut buf[done..], offset + done as u64) {
-                Ok(0) => {
-                    return Err(Error::corruption(format!(
-                        "truncated block read from {} offset {offset}, expected {len} bytes, got {done}",
-                        self.path.display()
-                    )))
-                }
-                Ok(n) => done += n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) => {
-                    return Err(Error::from_io(
-                        &format!("While pread offset {offset} len {len}"),
-                        &self.path,
-                        &e,
-                    ))
-                }
-            }
-        }
-        Ok(buf)
-    }
-
-    fn size(&self) -> Result<u64> {
-        self.file
-            .metadata()
-            .map(|m| m.len())
-            .map_err(|e| Error::from_io("while stat a file for size", &self.path, &e))
-    }
-}
+pub use crate::fs::posix::PosixRandomAccessFile;
+pub use crate::fs::RandomAccessFile;
 
 impl RandomAccessFile for Vec<u8> {
     fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>> {
@@ -142,12 +74,13 @@ pub struct TableReaderOptions {
     /// `ReadOptions::fill_cache`, default true); [`Table::iter_with`] overrides it per
     /// iterator.
     pub fill_cache: bool,
-    /// Keep the index block and the filter in `block_cache`, charged and pinned by the open
-    /// table, instead of outside it.
+    /// Keep the index block and the filter in `block_cache`, charged to it, instead of
+    /// outside it.
     pub cache_index_and_filter_blocks: bool,
-    /// Stored only: with `cache_index_and_filter_blocks`, index and filter blocks are pinned
-    /// for the table's life at every level (see [`super::block_cache`]).
-    pub pin_l0_filter_and_index_blocks_in_cache: bool,
+    /// With `cache_index_and_filter_blocks`: the open table holds pins on its index and
+    /// filter blocks for its whole life. The DB sets it for level 0 tables when
+    /// `pin_l0_filter_and_index_blocks_in_cache` is on (see [`super::block_cache`]).
+    pub pin_index_and_filter_blocks: bool,
     /// Where to count cache hits, misses and inserts (one set per DB).
     pub block_cache_tickers: Option<Arc<BlockCacheTickers>>,
 }
@@ -163,7 +96,7 @@ impl Default for TableReaderOptions {
             cache_prefix: 0,
             fill_cache: true,
             cache_index_and_filter_blocks: false,
-            pin_l0_filter_and_index_blocks_in_cache: false,
+            pin_index_and_filter_blocks: false,
             block_cache_tickers: None,
         }
     }
@@ -446,8 +379,9 @@ impl Table {
     }
 
     /// Loads a meta block (index or filter) at open. With `cache_index_and_filter_blocks`
-    /// and a cache, it is looked up first and inserted after a read, and the table pins it;
-    /// otherwise (or when the cache refuses it) the table alone holds it.
+    /// and a cache, it is looked up first and inserted after a read, and the table pins it
+    /// when `pin_index_and_filter_blocks`; otherwise (or when the cache refuses it) the
+    /// table alone holds it.
     fn meta_through_cache<T: std::any::Any + Send + Sync>(
         &mut self,
         h: BlockHandle,
@@ -458,14 +392,19 @@ impl Table {
             Some(slot) if self.opts.cache_index_and_filter_blocks => slot.clone(),
             _ => return Ok(Arc::new(read(self)?.0)),
         };
+        let keep_pin = self.opts.pin_index_and_filter_blocks;
         if let Some((value, pin)) = slot.lookup::<T>(h.offset, kind) {
-            self.pinned_meta.push(pin);
+            if keep_pin {
+                self.pinned_meta.push(pin);
+            }
             return Ok(value);
         }
         let (value, charge) = read(self)?;
         let value = Arc::new(value);
         if let Some(pin) = slot.insert(h.offset, &value, charge, Priority::High) {
-            self.pinned_meta.push(pin);
+            if keep_pin {
+                self.pinned_meta.push(pin);
+            }
         }
         Ok(value)
     }
@@ -539,6 +478,30 @@ impl Table {
             self.index_order.clone(),
             Some(self.index_format),
         )
+    }
+
+    /// The data blocks' index separators as user keys, each with its block's size: every
+    /// key of a block is at most its separator (compaction uses them to cut subcompaction
+    /// ranges by bytes).
+    ///
+    /// # Errors
+    /// Corruption of the index block.
+    pub(crate) fn data_block_anchors(&self) -> Result<Vec<(Vec<u8>, u64)>> {
+        let user_keys = self.properties.index_key_is_user_key != 0;
+        let mut out = Vec::new();
+        let mut it = self.new_index_iter();
+        it.seek_to_first();
+        while it.valid() {
+            let key = if user_keys {
+                it.key().to_vec()
+            } else {
+                crate::key::internal_key::user_key(it.key()).to_vec()
+            };
+            out.push((key, it.block_handle().size));
+            it.next();
+        }
+        it.status()?;
+        Ok(out)
     }
 
     /// The sequence number every key is read with, for ingested external files.

@@ -4,10 +4,15 @@
 //!
 //! Path: recovery (`recover` replays `CURRENT` → `MANIFEST-N`) and metadata changes at run
 //! time (`log_and_apply` appends one VersionEdit record and syncs it). Every open writes a
-//! fresh MANIFEST holding a snapshot of the state (`write_snapshot_manifest`), points
-//! `CURRENT` at it through a synced temp file and a rename, and deletes the old one, as
-//! RocksDB does; the MANIFEST then grows only by column family changes (and, later, by
-//! flushes and compactions) until the next open or until it passes `max_manifest_file_size`.
+//! fresh MANIFEST holding a snapshot of the state (`write_snapshot_manifest`) and points
+//! `CURRENT` at it through a synced temp file and a rename, as RocksDB does; the MANIFEST
+//! then grows by column family changes, flushes and compactions until the next open, or
+//! until it is larger than `max_manifest_file_size`: then the next edit goes into a new
+//! MANIFEST that starts with a snapshot (RocksDB's `LogAndApply` roll-over).
+//!
+//! A MANIFEST that CURRENT no longer names goes to `obsolete_manifests`; the DB deletes it
+//! when no checkpoint is copying files (`DbInner::delete_obsolete_tables`), and open deletes
+//! any strays.
 //!
 //! Lock discipline: the whole struct is guarded by `DbInner::versions` (a mutex); only the
 //! holder reads or writes the MANIFEST.
@@ -58,6 +63,12 @@ pub struct VersionSet {
     pub max_column_family: u32,
     pub db_id: Option<String>,
     pub column_families: BTreeMap<u32, ColumnFamilyMeta>,
+    /// Roll over to a new MANIFEST once the current one is larger than this.
+    pub max_manifest_file_size: u64,
+    /// MANIFESTs replaced by a newer one, not yet deleted.
+    pub obsolete_manifests: Vec<u64>,
+    /// MANIFESTs started by a roll-over since open.
+    pub manifest_rolls: u64,
 }
 
 impl std::fmt::Debug for VersionSet {
@@ -96,6 +107,9 @@ impl VersionSet {
             max_column_family: 0,
             db_id: None,
             column_families: cfs,
+            max_manifest_file_size: u64::MAX,
+            obsolete_manifests: Vec::new(),
+            manifest_rolls: 0,
         }
     }
 
@@ -238,8 +252,9 @@ impl VersionSet {
         n
     }
 
-    /// Writes a new MANIFEST holding the whole state plus `edit`, points CURRENT at it, and
-    /// deletes the previous MANIFEST. Used at open and when the MANIFEST grows too large.
+    /// Writes a new MANIFEST holding the whole state plus `edit` and points CURRENT at it;
+    /// the previous MANIFEST goes to `obsolete_manifests`. Used at open and when the
+    /// MANIFEST grows too large.
     pub fn write_snapshot_manifest(&mut self, mut edit: VersionEdit) -> Result<()> {
         let number = self.new_file_number();
         let path = filename::manifest_file(&self.db_path, number);
@@ -297,11 +312,8 @@ impl VersionSet {
         self.manifest_number = number;
         self.apply(&edit)?;
         if old != 0 && old != number {
-            // The old MANIFEST is obsolete once CURRENT names the new one; a failure to delete
-            // it leaves a harmless stray file.
-            let _ = self
-                .fs
-                .remove_file(&filename::manifest_file(&self.db_path, old));
+            // Obsolete now that CURRENT names the new one (the rename is synced).
+            self.obsolete_manifests.push(old);
         }
         Ok(())
     }
@@ -322,8 +334,27 @@ impl VersionSet {
         self.fs.sync_dir(&self.db_path)
     }
 
-    /// Appends `edit` to the MANIFEST, syncs it, and applies it.
+    /// Appends `edit` to the MANIFEST, syncs it, and applies it. When the MANIFEST is
+    /// larger than `max_manifest_file_size`, the edit starts a new one instead.
     pub fn log_and_apply(&mut self, mut edit: VersionEdit) -> Result<()> {
+        // An edit that could not be applied must never reach the file: every later open
+        // would fail on it.
+        if edit.column_family_add.is_none()
+            && !self.column_families.contains_key(&edit.column_family)
+        {
+            return Err(Error::new(
+                crate::error::Code::ColumnFamilyDropped,
+                format!(
+                    "column family {} is not in the MANIFEST",
+                    edit.column_family
+                ),
+            ));
+        }
+        if self.manifest.is_some() && self.manifest_file_size() > self.max_manifest_file_size {
+            self.write_snapshot_manifest(edit)?;
+            self.manifest_rolls += 1;
+            return Ok(());
+        }
         edit.next_file_number = Some(self.next_file_number);
         // Every edit records the last sequence (as RocksDB's LogAndApply does): once a flush
         // has made WALs obsolete, the MANIFEST is the only place it survives.
