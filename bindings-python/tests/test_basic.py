@@ -182,10 +182,64 @@ def test_destroy_list_repair(lib, db_path):
 
 
 def test_library_info(lib):
-    assert lib.path
-    assert isinstance(lib.missing, list)
+    assert lib.path and os.path.exists(lib.path)
+    assert isinstance(lib.missing, list) and lib.missing == sorted(lib.missing)
     assert solistore.Library(lib.path) is lib
-    assert "rocksdb_put_cf" not in lib.missing
+    assert "rocksdb_put_cf" not in lib.missing and lib.has("rocksdb_put_cf")
+    assert repr(lib).startswith("<solistore.Library")
+    if lib.is_solistore:
+        # libsolistore exports every function the package knows (RocksDB 11.1.2's API and the extension)
+        assert lib.missing == [] and lib.has("solistore_iter_next_batch")
+    else:
+        # Debian's RocksDB 7.8 lacks what 11.x added and the solistore_* extensions; calling one is an
+        # error, not a crash
+        assert "solistore_iter_next_batch" in lib.missing
+        assert "rocksdb_snapshot_get_sequence_number" in lib.missing
+        with pytest.raises(solistore.NotSupported, match="not exported"):
+            lib.rocksdb_snapshot_get_sequence_number(None)
+    with pytest.raises(OSError):
+        solistore.Library("/nonexistent/libnothing.so")
+
+
+def test_default_library_choice(lib, monkeypatch, db_path):
+    monkeypatch.setenv("SOLISTORE_LIB", lib.path)
+    solistore.set_default_library(None)
+    try:
+        assert solistore.get_default_library() is lib
+        with solistore.DB(db_path, create_if_missing=True) as db:  # no lib=: SOLISTORE_LIB
+            assert db.lib is lib
+        monkeypatch.setenv("SOLISTORE_LIB", "/nonexistent/libnothing.so")
+        solistore.set_default_library(None)
+        with pytest.raises(solistore.LibraryNotFound, match="SOLISTORE_LIB"):
+            solistore.get_default_library()
+        solistore.set_default_library(lib.path)
+        assert solistore.get_default_library() is lib
+    finally:
+        solistore.set_default_library(None)
+
+
+def test_more_point_operations(lib, db):
+    db.put_many([(b"a", b"1"), (b"b", b"2"), (b"c", b"3")])
+    assert db.multi_get([b"a", b"b", b"c"]) == [b"1", b"2", b"3"]
+    db.single_delete(b"b")
+    assert db.get(b"b") is None
+    assert db.key_may_exist(b"a") is True
+    may, value = db.key_may_exist(b"a", fetch=True)
+    assert may is True and value in (None, b"1")
+    n = db.get_property_int("rocksdb.estimate-num-keys")
+    assert isinstance(n, int) and n >= 1
+    assert db.get_property_int("rocksdb.no-such-property") is None
+    assert db.get_property_int("rocksdb.stats") is None  # text only
+    assert db.latest_sequence_number() >= 4
+    try:
+        db.set_options({"disable_auto_compactions": "true"})
+    except solistore.NotSupported:
+        assert lib.is_solistore  # rocksdb_set_options_cf is a stub in libsolistore (api-coverage.md)
+    # reads with per-call options (each builds and frees its own C read options)
+    for _ in range(3):
+        assert db.get(b"a", fill_cache=False) == b"1"
+        assert db.get(b"a", verify_checksums=True, fill_cache=True) == b"1"
+        assert db.multi_get([b"a"], fill_cache=False) == [b"1"]
 
 
 def test_both_libraries_in_one_process(both_libs, tmp_path):

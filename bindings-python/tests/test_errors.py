@@ -46,3 +46,42 @@ def test_prefix_mapping(lib, msg, cls, code):
         assert e.subcode == "No space left on device" and isinstance(e, OSError)
     if code == "TimedOut":
         assert e.subcode == "Timeout waiting to lock key" and isinstance(e, TimeoutError)
+
+
+def test_errors_from_the_library_carry_code_and_message(lib, db_path):
+    with solistore.DB(db_path, create_if_missing=True, lib=lib) as db:
+        db.create_column_family("cf")
+        with pytest.raises(solistore.InvalidArgument) as ei:
+            db.create_column_family("cf")
+        e = ei.value
+        assert e.code == "InvalidArgument" and e.message.startswith("Invalid argument: ")
+        assert str(e) == e.message and isinstance(e, ValueError)
+        with pytest.raises(solistore.InvalidArgument, match="end key comes before start key"):
+            db.delete_range(b"b", b"a")
+    with solistore.DB(db_path, read_only=True, lib=lib) as ro:
+        with pytest.raises(solistore.NotSupported) as ei:
+            ro.put(b"k", b"v")
+        assert ei.value.code == "NotSupported" and ei.value.message.startswith("Not implemented: ")
+
+
+def test_corruption_is_reported_as_corruption(lib, tmp_path):
+    path = tmp_path / "db"
+    with solistore.DB(path, create_if_missing=True, lib=lib) as db:
+        db.put(b"k", b"v")
+    current = path / "CURRENT"
+    manifest = path / current.read_text().strip()
+    manifest.write_bytes(b"\x00garbage" * 64)
+    with pytest.raises(solistore.Error) as ei:
+        solistore.DB(path, lib=lib)
+    assert isinstance(ei.value, (solistore.Corruption, solistore.IOError)), ei.value
+    assert ei.value.code in ("Corruption", "IOError") and ei.value.message
+
+
+def test_db_closed_error(lib, db_path):
+    db = solistore.DB(db_path, create_if_missing=True, lib=lib)
+    db.close()
+    with pytest.raises(solistore.DbClosedError) as ei:
+        db.get(b"k")
+    e = ei.value
+    assert isinstance(e, solistore.Error) and isinstance(e, RuntimeError)
+    assert e.code == "DbClosed" and "closed" in e.message

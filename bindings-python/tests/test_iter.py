@@ -31,7 +31,7 @@ def _expect(keys, start=None, stop=None, prefix=None, include_start=True, includ
 
 
 @pytest.mark.parametrize("shape", list(SHAPES))
-def test_boundary_matrix(db, shape):
+def test_boundary_matrix(db, shape, iteration):
     keys = SHAPES[shape]
     _fill(db, keys)
     checked = 0
@@ -47,6 +47,11 @@ def test_boundary_matrix(db, shape):
         want = _expect(keys, prefix=prefix, reverse=rev)
         assert got == [(k, b"v:" + k) for k in want], (prefix, rev)
     assert checked == len(BOUNDS) ** 2 * 8
+    # include_key / include_value over the same ranges
+    for start, stop in itertools.product(BOUNDS[:4], BOUNDS[4:]):
+        want = _expect(keys, start, stop)
+        assert list(db.iterator(start=start, stop=stop, include_key=False)) == [b"v:" + k for k in want]
+        assert list(db.iterator(start=start, stop=stop)) == [(k, b"v:" + k) for k in want]
 
 
 def test_include_key_value_modes(db):
@@ -61,15 +66,43 @@ def test_include_key_value_modes(db):
         db.iterator(prefix=b"a", start=b"a")
 
 
-def test_many_items_cross_chunks(db):
-    keys = [b"%06d" % i for i in range(1000)]
+def test_many_items_cross_batches(db, iteration):
+    keys = [b"%06d" % i for i in range(5000)]
     _fill(db, keys)
     assert list(db.iterator(include_value=False)) == keys
     assert list(db.iterator(include_value=False, reverse=True)) == keys[::-1]
-    assert list(db.iterator(start=b"000100", stop=b"000900", include_value=False)) == keys[100:900]
+    assert list(db.iterator(start=b"000100", stop=b"004900", include_value=False)) == keys[100:4900]
+    assert list(db.iterator(include_key=False, reverse=True)) == [b"v:" + k for k in reversed(keys)]
     it = db.iterator()
     assert next(it) == (keys[0], b"v:" + keys[0])
     assert next(it)[0] == keys[1]
+
+
+def test_large_entries_grow_the_batch_buffer(db, iteration):
+    big = [bytes([i]) * (300 << 10) for i in range(1, 5)]  # larger than the first batch buffer
+    for i, v in enumerate(big):
+        db.put(b"k%d" % i, v)
+    db.put(b"k9", b"small")
+    assert list(db.iterator(include_key=False)) == big + [b"small"]
+    assert list(db.iterator(reverse=True, include_key=False)) == [b"small"] + big[::-1]
+
+
+def test_raw_iterator_next_batch(db, iteration):
+    keys = [b"%04d" % i for i in range(3000)]
+    _fill(db, keys)
+    with db.raw_iterator() as it:
+        it.seek(b"0100")
+        got = it.next_batch(2500)
+        assert [k for k, _ in got] == keys[100:2600]
+        assert it.key() == b"2600"
+        assert it.next_batch(3, values=False) == keys[2600:2603]
+        assert it.next_batch(2, keys=False) == [b"v:2603", b"v:2604"]
+        assert it.next_batch(10, reverse=True, values=False) == keys[2605:2595:-1]
+        it.seek_to_last()
+        assert len(it.next_batch(10_000)) == 1 and not it.valid()
+        assert it.next_batch(5) == []
+        with pytest.raises(TypeError):
+            it.next_batch(1, keys=False, values=False)
 
 
 def test_iterator_is_a_point_in_time_view(db):
@@ -90,7 +123,7 @@ def test_iterator_with_snapshot(db):
     assert list(db.iterator(include_value=False)) == [b"a", b"b"]
 
 
-def test_raw_iterator(db):
+def test_raw_iterator(db, iteration):
     _fill(db, [b"a", b"c", b"e"])
     it = db.raw_iterator()
     assert not it.valid()
@@ -129,7 +162,7 @@ def test_raw_iterator(db):
         assert it.key() == b"c"
 
 
-def test_column_family_iterator(db):
+def test_column_family_iterator(db, iteration):
     cf = db.create_column_family("cf")
     _fill(cf, [b"x", b"y"])
     _fill(db, [b"a"])

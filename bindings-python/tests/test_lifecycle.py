@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 import gc
+import threading
+import time
 
 import pytest
 
@@ -69,3 +71,153 @@ def test_children_released_in_any_order(lib, db):
     for r in raws[2:]:
         r.seek_to_first()
     assert raws[4].key() == b"k"
+
+
+def _in_thread(fn):
+    """Run fn in a thread; return (thread, box) where box collects its outcome."""
+    box = []
+
+    def run():
+        try:
+            box.append(("ok", fn()))
+        except BaseException as e:  # noqa: BLE001 - reported to the test
+            box.append(("err", e))
+
+    t = threading.Thread(target=run)
+    t.start()
+    return t, box
+
+
+@pytest.mark.parametrize("work", ["get", "multi_get", "iterate", "raw", "batch", "snapshot_get"])
+def test_close_while_another_thread_is_busy(lib, db_path, work):
+    db = solistore.DB(db_path, create_if_missing=True, lib=lib)
+    keys = [b"k%05d" % i for i in range(3000)]
+    db.put_many((k, b"v" * 50) for k in keys)
+    started = threading.Event()
+
+    def hammer():
+        n = 0
+        try:
+            while True:
+                if work == "get":
+                    db.get(keys[n % len(keys)])
+                elif work == "multi_get":
+                    db.multi_get(keys)
+                elif work == "iterate":
+                    for _ in db.iterator():
+                        pass
+                elif work == "raw":
+                    it = db.raw_iterator()
+                    it.seek_to_first()
+                    while it.valid():
+                        it.next()
+                elif work == "batch":
+                    with db.write_batch() as wb:
+                        wb.put(b"x%d" % n, b"y")
+                else:
+                    with db.snapshot() as s:
+                        s.get(keys[0])
+                n += 1
+                started.set()
+        except solistore.DbClosedError:
+            return n
+
+    t, box = _in_thread(hammer)
+    assert started.wait(30)
+    db.close()  # must wait for the call in flight, then close iterators, snapshots, handles
+    t.join(30)
+    assert not t.is_alive()
+    assert box and box[0][0] == "ok", box
+    assert db.closed
+    with solistore.DB(db_path, lib=lib) as again:  # the LOCK file was released
+        assert again.get(keys[-1]) == b"v" * 50
+
+
+def test_exceptions_holding_frames_do_not_block_close(lib, db_path):
+    db = solistore.DB(db_path, create_if_missing=True, lib=lib)
+    kept = []
+    for call in (lambda: db.get("str"), lambda: db.put(b"k", "v"), lambda: db.delete(1),
+                 lambda: db.multi_get([b"a", "b"]), lambda: db.create_column_family("default")):
+        try:
+            call()
+        except (TypeError, solistore.Error) as e:
+            kept.append(e)  # keeps the traceback, and with it the frames of the failed calls
+    assert len(kept) == 5
+    t, box = _in_thread(db.close)
+    t.join(30)
+    assert not t.is_alive() and box == [("ok", None)]
+    solistore.DB(db_path, lib=lib).close()
+
+
+def test_snapshot_release_while_another_thread_reads_it(lib, db):
+    db.put(b"k", b"v1")
+    snap = db.snapshot()
+    db.put(b"k", b"v2")
+    started = threading.Event()
+
+    def reader():
+        n = 0
+        try:
+            while True:
+                assert snap.get(b"k") == b"v1"
+                assert list(snap.iterator()) == [(b"k", b"v1")]
+                n += 1
+                started.set()
+        except solistore.DbClosedError:
+            return n
+
+    t, box = _in_thread(reader)
+    assert started.wait(30)
+    snap.close()
+    t.join(30)
+    assert box and box[0][0] == "ok", box
+    assert db.get(b"k") == b"v2"
+
+
+def test_one_iterator_shared_by_threads(lib, db):
+    db.put_many((b"%05d" % i, b"v") for i in range(2000))
+    raw = db.raw_iterator()
+    stop = threading.Event()
+
+    def mover(seek):
+        try:
+            while not stop.is_set():
+                seek()
+                for _ in range(50):
+                    if not raw.valid():
+                        break
+                    try:
+                        raw.key()
+                        raw.next()
+                    except solistore.InvalidArgument:  # the other thread moved it past the end
+                        pass
+        except solistore.DbClosedError:
+            return "closed"
+
+    runs = [_in_thread(lambda f=f: mover(f)) for f in (raw.seek_to_first, raw.seek_to_last)]
+    time.sleep(0.3)
+    raw.close()  # waits for the call in flight
+    stop.set()
+    for t, box in runs:
+        t.join(30)
+        assert box in ([("ok", "closed")], [("ok", None)]), box
+    assert raw.closed
+
+
+def test_iteration_interrupted_by_close(lib, db):
+    db.put_many((b"%05d" % i, b"v") for i in range(1000))
+    it = db.iterator()
+    assert next(it)[0] == b"00000"
+    db.close()
+    with pytest.raises(solistore.DbClosedError):
+        for _ in it:
+            pass
+
+
+def test_failed_open_leaves_nothing_behind(lib, db_path):
+    for _ in range(3):
+        with pytest.raises(solistore.InvalidArgument):
+            solistore.DB(db_path, lib=lib)
+    gc.collect()
+    with solistore.DB(db_path, create_if_missing=True, lib=lib) as db:
+        db.put(b"k", b"v")

@@ -35,6 +35,9 @@ pub mod maintenance;
 mod table_tests;
 #[cfg(test)]
 mod tests;
+/// Test helpers other modules' tests share (`solistore_ext`).
+#[cfg(test)]
+pub(crate) use tests::{free_options, take, test_options, TempDir};
 
 /// An open database. Ownership: owned by the caller from `rocksdb_open*` until
 /// `rocksdb_close`, which frees it. Iterators, snapshots and column family handles hold their

@@ -229,6 +229,26 @@ pub(crate) unsafe fn bytes_any<'a>(ptr: *const c_char, len: usize) -> Result<&'a
     Ok(unsafe { std::slice::from_raw_parts(ptr.cast::<u8>(), len) })
 }
 
+/// Views a caller's output array of `n` entries. `(NULL, 0)` is empty; NULL with `n > 0`
+/// is `Invalid argument: <param> is NULL`.
+///
+/// # Safety
+/// A non-NULL `ptr` must address `n` writable entries not otherwise accessed for `'a`.
+pub(crate) unsafe fn array_mut<'a, T>(
+    ptr: *mut T,
+    n: usize,
+    param: &'static str,
+) -> Result<&'a mut [T], Error> {
+    if n == 0 {
+        return Ok(&mut []);
+    }
+    if ptr.is_null() {
+        return Err(null_error(param));
+    }
+    // SAFETY: non-NULL with `n` writable, unaliased entries per the contract.
+    Ok(unsafe { std::slice::from_raw_parts_mut(ptr, n) })
+}
+
 /// Views a NUL-terminated C string as raw bytes (paths may be any bytes on Linux).
 /// NULL becomes `Invalid argument: <param> is NULL`.
 ///

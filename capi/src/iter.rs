@@ -24,7 +24,7 @@ use crate::types::rocksdb_slice_t;
 /// `rocksdb_iter_destroy`. Not thread-safe (one thread at a time, as in RocksDB).
 #[derive(Debug)]
 pub struct rocksdb_iterator_t {
-    iter: DbIterator,
+    pub(crate) iter: DbIterator,
     /// What `rocksdb_iter_refresh` needs to rebuild the cursor on the latest state.
     db: Db,
     cf: ColumnFamilyHandle,

@@ -37,6 +37,7 @@ pub mod ratelimiter;
 pub mod readoptions;
 pub mod slicetransform;
 pub mod snapshot;
+pub mod solistore_ext;
 pub(crate) mod status;
 pub mod types;
 pub mod write_buffer_manager;

@@ -219,6 +219,21 @@ enum {
 };
 
 
+/*
+ `flags` bit of `solistore_iter_next_batch`: copy keys.
+ */
+#define SOLISTORE_BATCH_KEYS 1
+
+/*
+ `flags` bit of `solistore_iter_next_batch`: copy values.
+ */
+#define SOLISTORE_BATCH_VALUES 2
+
+/*
+ `flags` bit of `solistore_iter_next_batch`: step backwards (`prev`) instead of forwards.
+ */
+#define SOLISTORE_BATCH_REVERSE 4
+
 typedef struct rocksdb_backup_engine_info_t rocksdb_backup_engine_info_t;
 
 typedef struct rocksdb_backup_engine_options_t rocksdb_backup_engine_options_t;
@@ -8966,6 +8981,42 @@ void rocksdb_release_snapshot(rocksdb_t *db, const rocksdb_snapshot_t *snapshot)
  `snapshot` must be NULL or a live snapshot handle.
  */
 uint64_t rocksdb_snapshot_get_sequence_number(const rocksdb_snapshot_t *snapshot);
+
+/*
+ solistore extension (RocksDB has no such function; look it up with `dlsym` and fall back
+ to `rocksdb_iter_*` when it is absent).
+
+ Copies up to `max_items` entries, starting at the iterator's current entry, into `buf`
+ (`buflen` bytes), moving the iterator forwards after each one, or backwards when `flags`
+ has `SOLISTORE_BATCH_REVERSE` (4). `flags` bit 1 (`SOLISTORE_BATCH_KEYS`) copies keys,
+ bit 2 (`SOLISTORE_BATCH_VALUES`) copies values; for each copied entry, key then value,
+ the parts are written back to back with no separator, and `ends` receives the end offset
+ in `buf` of every part written (the first part starts at 0, every other one where the
+ previous ends). `ends` must hold `max_items` times the number of parts asked for.
+
+ Stops at the end of the range, after `max_items` entries, or before the first entry that
+ would overflow `buf`; the iterator is left on the first entry not copied (or invalid at
+ the end). Returns the number of entries copied and sets `*used` to the bytes written. When
+ the current entry alone does not fit, nothing is copied, 0 is returned, and `*used` is the
+ size that entry needs: grow the buffer and call again. An unpositioned iterator copies
+ nothing. Check `rocksdb_iter_get_error` once the iterator is no longer valid, as with
+ `rocksdb_iter_next`.
+
+ Errors (`*errptr`, 0 returned): NULL `iter`, NULL `buf` or `ends` with a non-zero size.
+
+ # Safety
+ `iter` must be NULL or a live iterator handle used by no other thread meanwhile; `buf`
+ must address `buflen` writable bytes; `ends` must address `max_items` times the part count
+ writable `uint64_t`s; `used` must be NULL or writable; `errptr` NULL or a valid errptr.
+ */
+size_t solistore_iter_next_batch(rocksdb_iterator_t *iter,
+                                 unsigned int flags,
+                                 size_t max_items,
+                                 char *buf,
+                                 size_t buflen,
+                                 uint64_t *ends,
+                                 size_t *used,
+                                 char **errptr);
 
 /*
  Creates a manager with a budget of `buffer_size` bytes (0: no limit, accounting only).

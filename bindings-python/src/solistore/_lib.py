@@ -3,7 +3,20 @@
 
 Every C function the package calls is listed in ``_PROTOTYPES`` with its ``restype`` and ``argtypes``, so
 no pointer is ever truncated to a C ``int``. Functions the loaded library does not export are recorded in
-``Library.missing``; calling one raises :class:`NotSupported` instead of crashing.
+``Library.missing``; calling one raises :class:`NotSupported` instead of crashing. The option setters come
+from the generated ``_option_table``.
+
+``Library.fast`` holds second, untyped function objects for the hottest calls (get, put, delete, free and
+the iterator cursor): without ``argtypes`` a ctypes call costs about half as much. They are only ever called
+with ``c_void_p`` (or other ctypes pointer) objects, ``bytes``, and Python ints below 2**31 in the first six
+argument positions. An untyped Python int is passed as a C ``int``: on x86-64 libffi sign-extends it to
+64 bits in the six argument registers, but writes only 4 of the 8 bytes of a stack slot, so an integer
+argument from the seventh on is passed as a ``c_size_t`` object. Callers use the typed functions
+otherwise.
+
+``solistore_*`` functions are optional extensions (``capi/src/solistore_ext.rs``): ``Library.has(name)``
+tells whether the library exports one, and the package falls back to plain ``rocksdb_*`` calls without it,
+so a real librocksdb works unchanged.
 
 Choice of the default library, first match wins:
 
@@ -20,7 +33,8 @@ import ctypes
 import ctypes.util
 import os
 import threading
-from ctypes import POINTER, c_char, c_char_p, c_double, c_int, c_size_t, c_ubyte, c_uint32, c_uint64, c_void_p
+from ctypes import (POINTER, c_char, c_char_p, c_double, c_int, c_int64, c_size_t, c_ubyte, c_uint, c_uint32,
+                    c_uint64, c_void_p)
 from pathlib import Path
 
 from .errors import NotSupported
@@ -65,12 +79,16 @@ _PROTOTYPES: dict[str, tuple] = {
     "rocksdb_checkpoint_object_destroy": (None, [P]),
     "rocksdb_get_latest_sequence_number": (U64, [P]),
     # point operations
+    "rocksdb_put": (None, [P, P, B, S, B, S, E]),
+    "rocksdb_delete": (None, [P, P, B, S, E]),
+    "rocksdb_get": (P, [P, P, B, S, PS, E]),
     "rocksdb_put_cf": (None, [P, P, P, B, S, B, S, E]),
     "rocksdb_delete_cf": (None, [P, P, P, B, S, E]),
     "rocksdb_delete_range_cf": (None, [P, P, P, B, S, B, S, E]),
     "rocksdb_merge_cf": (None, [P, P, P, B, S, B, S, E]),
     "rocksdb_get_cf": (P, [P, P, P, B, S, PS, E]),
-    "rocksdb_multi_get_cf": (None, [P, P, PP, S, PB, PS, PP, PS, PP]),
+    # keys, key lengths: arrays built by multi_get; values: an array of POINTER(c_char)
+    "rocksdb_multi_get_cf": (None, [P, P, PP, S, P, P, P, PS, PP]),
     "rocksdb_write": (None, [P, P, P, E]),
     # write batches
     "rocksdb_writebatch_create": (P, []),
@@ -133,18 +151,60 @@ _PROTOTYPES: dict[str, tuple] = {
     "rocksdb_flushoptions_create": (P, []),
     "rocksdb_flushoptions_destroy": (None, [P]),
     "rocksdb_flushoptions_set_wait": (None, [P, U]),
-    "rocksdb_options_set_wal_dir": (None, [P, B]),
+    # further DB calls
+    "rocksdb_singledelete_cf": (None, [P, P, P, B, S, E]),
+    "rocksdb_property_int_cf": (I, [P, P, B, POINTER(c_uint64)]),
+    "rocksdb_key_may_exist_cf": (U, [P, P, P, B, S, PP, PS, B, S, POINTER(U)]),
+    "rocksdb_open_as_secondary_column_families": (P, [P, B, B, I, PB, PP, PP, E]),
+    "rocksdb_open_column_families_with_ttl": (P, [P, B, I, PB, PP, PP, POINTER(c_int), E]),
+    "rocksdb_try_catch_up_with_primary": (None, [P, E]),
+    "rocksdb_set_options_cf": (None, [P, P, I, PB, PB, E]),
+    "rocksdb_cancel_all_background_work": (None, [P, U]),
+    "rocksdb_column_family_handle_get_name": (P, [P, PS]),
+    # options that are not a plain setter
+    "rocksdb_options_create_copy": (P, [P]),
+    "rocksdb_get_options_from_string": (None, [P, B, P, E]),
+    "rocksdb_options_increase_parallelism": (None, [P, I]),
+    "rocksdb_options_optimize_for_point_lookup": (None, [P, U64]),
+    "rocksdb_options_optimize_level_style_compaction": (None, [P, U64]),
+    "rocksdb_options_optimize_universal_style_compaction": (None, [P, U64]),
+    "rocksdb_options_prepare_for_bulk_load": (None, [P]),
+    "rocksdb_options_enable_statistics": (None, [P]),
+    "rocksdb_options_statistics_get_string": (P, [P]),
+    "rocksdb_options_set_compression_per_level": (None, [P, POINTER(c_int), S]),
+    "rocksdb_options_set_row_cache": (None, [P, P]),
+    "rocksdb_slicetransform_create_noop": (P, []),
+    # solistore extensions (optional; see capi/src/solistore_ext.rs)
+    "solistore_iter_next_batch": (S, [P, c_uint, S, P, S, POINTER(c_uint64), PS, E]),
 }
 
+# Untyped twins of the hottest functions (see the module docstring): name -> restype.
+_FAST = {
+    "rocksdb_get": PC, "rocksdb_put": None, "rocksdb_delete": None,
+    "rocksdb_get_cf": PC, "rocksdb_put_cf": None, "rocksdb_delete_cf": None, "rocksdb_free": None,
+    "rocksdb_iter_valid": U, "rocksdb_iter_next": None, "rocksdb_iter_prev": None,
+    "rocksdb_iter_key": PC, "rocksdb_iter_value": PC, "solistore_iter_next_batch": S,
+}
 
-def _add_scalar_setters() -> None:
-    # Scalar option setters/getters used by options.py: (object kind, option, C type).
-    from .options import SCALAR_SPECS  # late import: options imports nothing from here at module level
+_CTYPES = {"bool": U, "int": I, "uint": c_uint32, "u64": U64, "size": S, "float": c_double, "i64": c_int64,
+           "str": B}
 
-    for kind, name, ctype, setter, getter in SCALAR_SPECS:
-        _PROTOTYPES[setter] = (None, [P, ctype])
+
+def _add_option_accessors() -> None:
+    """Prototypes of every option setter and getter in the generated table."""
+    from ._option_table import OPTION_TABLE
+
+    for _kind, _name, vtype, setter, getter in OPTION_TABLE:
+        if vtype == "bytes":
+            _PROTOTYPES[setter] = (None, [P, B, S])
+            continue
+        ct = _CTYPES[vtype]
+        _PROTOTYPES.setdefault(setter, (None, [P, ct]))
         if getter:
-            _PROTOTYPES[getter] = (ctype, [P])
+            _PROTOTYPES.setdefault(getter, (P if vtype == "str" else ct, [P]))
+
+
+_add_option_accessors()
 
 
 class LibraryNotFound(ImportError):
@@ -181,8 +241,6 @@ class Library:
             return lib
 
     def _load(self, path: str) -> None:
-        if not _PROTOTYPES.get("rocksdb_options_set_create_if_missing"):
-            _add_scalar_setters()
         self.path = path
         # RTLD_LOCAL (the default): two libraries exporting the same rocksdb_* names stay isolated.
         self.cdll = ctypes.CDLL(path)
@@ -198,14 +256,32 @@ class Library:
             fn.argtypes = argtypes
             setattr(self, name, fn)
         self.missing = sorted(missing)
-        self.is_solistore = hasattr(self.cdll, "solistore_version") or "solistore" in os.path.basename(
-            os.path.realpath(path) if os.path.exists(path) else path)
+        self._missing = frozenset(missing)
+        self.fast = _Fast(self.cdll, self._missing)
+        # libsolistore exports solistore_* extensions; a real librocksdb does not.
+        self.is_solistore = "solistore_iter_next_batch" not in self._missing
 
     def has(self, name: str) -> bool:
-        return name not in self.missing
+        """Whether the library exports ``name`` (a function of the prototype table)."""
+        return name not in self._missing
 
     def __repr__(self) -> str:
         return f"<solistore.Library {self.path!r} ({len(self.missing)} missing)>"
+
+
+class _Fast:
+    """Untyped function objects for the hot paths (attributes without the ``rocksdb_`` prefix:
+    ``fast.get_cf``, ``fast.iter_next``...); None where the library lacks the function."""
+
+    def __init__(self, cdll, missing):
+        for name, restype in _FAST.items():
+            short = name.split("_", 1)[1]
+            if name in missing:
+                setattr(self, short, None)
+                continue
+            fn = cdll[name]  # a new function object, independent of the typed one
+            fn.restype = restype
+            setattr(self, short, fn)
 
 
 _default: Library | None = None

@@ -105,8 +105,10 @@ class ColumnFamilyDropped(Error):
     code = "ColumnFamilyDropped"
 
 
-class DbClosedError(Error):
-    """The DB (or the iterator, snapshot, batch or column family) was already closed."""
+class DbClosedError(Error, RuntimeError):
+    """The DB (or the iterator, snapshot, batch or column family) was already closed.
+
+    Also a ``RuntimeError``, which is what plyvel raises for the same misuse."""
 
     code = "DbClosed"
 

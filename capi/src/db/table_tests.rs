@@ -142,6 +142,20 @@ impl TestDb {
         v
     }
 
+    /// A text property as a string.
+    fn property_text(&self, name: &CStr) -> Option<String> {
+        // SAFETY: live handle, C string; the result is freed below.
+        let p = unsafe { rocksdb_property_value(self.db, name.as_ptr()) };
+        if p.is_null() {
+            return None;
+        }
+        // SAFETY: non-NULL C string from the library.
+        let v = unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned();
+        // SAFETY: malloc'd by the library, freed once.
+        unsafe { crate::alloc::rocksdb_free(p.cast()) };
+        Some(v)
+    }
+
     fn property_int(&self, name: &CStr) -> Option<u64> {
         let mut v = 0;
         // SAFETY: live handle, C string, writable out.
@@ -200,6 +214,34 @@ fn uncompressed() -> *mut rocksdb_options_t {
     // SAFETY: live handle.
     unsafe { rocksdb_options_set_compression(o, 0) };
     o
+}
+
+/// `rocksdb.sstables` (plyvel's `leveldb.sstables`) exists, as in RocksDB: one header per level
+/// and one line per table file with its key range (regression: it was an unknown property).
+#[test]
+fn sstables_property_lists_levels_and_files() {
+    let db = TestDb::open(test_options(true));
+    let empty = db
+        .property_text(c"rocksdb.sstables")
+        .expect("a known property");
+    assert_eq!(empty.lines().count(), 7, "{empty}");
+    assert!(
+        empty.starts_with("--- level 0 --- version# 1 ---\n"),
+        "{empty}"
+    );
+    db.put("a", "1");
+    db.put("b", "2");
+    db.flush();
+    let text = db
+        .property_text(c"rocksdb.sstables")
+        .expect("a known property");
+    let file_lines: Vec<&str> = text.lines().filter(|l| l.starts_with(' ')).collect();
+    assert_eq!(file_lines.len(), 1, "{text}");
+    assert!(
+        file_lines[0].contains("[1 .. 2]['61' seq:1, type:1 .. '62' seq:2, type:1](0)"),
+        "{text}"
+    );
+    assert_eq!(db.property_int(c"rocksdb.sstables"), None); // text only
 }
 
 #[test]

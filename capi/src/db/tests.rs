@@ -971,6 +971,38 @@ fn writes_through_batches_and_write_options() {
         );
         assert_eq!(take(&mut err), None);
         assert_eq!(f.get("kv"), None);
+        // A reversed range is refused in RocksDB's words and writes nothing, and the DB stays
+        // writable (regression: it was accepted; RocksDB 7.8.3 refuses it and then fails every
+        // later write). An empty range is a no-op.
+        f.put("m", "1");
+        rocksdb_delete_range_cf(
+            f.db,
+            f.wo,
+            def,
+            c"n".as_ptr(),
+            1,
+            c"m".as_ptr(),
+            1,
+            &mut err,
+        );
+        assert_eq!(
+            take(&mut err).as_deref(),
+            Some("Invalid argument: end key comes before start key")
+        );
+        rocksdb_delete_range_cf(
+            f.db,
+            f.wo,
+            def,
+            c"m".as_ptr(),
+            1,
+            c"m".as_ptr(),
+            1,
+            &mut err,
+        );
+        assert_eq!(take(&mut err), None);
+        assert_eq!(f.get("m"), Some(b"1".to_vec()));
+        f.put("m2", "2");
+        assert_eq!(f.get("m2"), Some(b"2".to_vec()));
         rocksdb_column_family_handle_destroy(def);
         // WAL-less writes still apply.
         rocksdb_writeoptions_disable_WAL(f.wo, 1);

@@ -85,6 +85,7 @@ pub(crate) fn property(db: &DbInner, cf: &ColumnFamilyHandle, name: &str) -> Opt
             Some(out)
         }
         "rocksdb.stats" | "rocksdb.cfstats" => Some(stats_text(db, cf)),
+        "rocksdb.sstables" => Some(sstables_text(version)),
         _ => {
             let level: usize = name
                 .strip_prefix("rocksdb.num-files-at-level")?
@@ -100,6 +101,39 @@ pub(crate) fn property(db: &DbInner, cf: &ColumnFamilyHandle, name: &str) -> Opt
             int(version.num_files(level) as u64)
         }
     }
+}
+
+/// The `rocksdb.sstables` text, in the shape of RocksDB's `Version::DebugString(hex)`: per level a
+/// `--- level N --- version# V ---` line (V is always 1 here, as `current-super-version-number`),
+/// then one line per table file: ` number:size[smallest seq .. largest seq]['smallest key' seq:S,
+/// type:T .. 'largest key' seq:S, type:T](oldest blob file)`, keys in hex.
+fn sstables_text(v: &crate::version::version::Version) -> String {
+    fn ikey(out: &mut String, k: &[u8]) {
+        let user = crate::key::internal_key::user_key(k);
+        let (seq, t) =
+            crate::key::internal_key::unpack_seq_and_type(crate::key::internal_key::trailer(k));
+        out.push('\'');
+        for b in user {
+            let _ = write!(out, "{b:02X}");
+        }
+        let _ = write!(out, "' seq:{seq}, type:{t}");
+    }
+    let mut out = String::new();
+    for l in 0..v.num_levels() {
+        let _ = writeln!(out, "--- level {l} --- version# 1 ---");
+        for f in v.files(l) {
+            let _ = write!(
+                out,
+                " {}:{}[{} .. {}][",
+                f.number, f.file_size, f.smallest_seqno, f.largest_seqno
+            );
+            ikey(&mut out, &f.smallest);
+            out.push_str(" .. ");
+            ikey(&mut out, &f.largest);
+            let _ = writeln!(out, "]({})", f.oldest_blob_file_number);
+        }
+    }
+    out
 }
 
 /// The `rocksdb.stats` text: per-level files and sizes, then the DB's write and read counters.
