@@ -12,7 +12,7 @@ LIB := $(LIBDIR)/libsolistore.so
 # library under `ldb` and `sst_dump` when a test spawns them.
 DROPIN := $(LIBDIR)/dropin
 
-.PHONY: all build dropin run run-dotnet test test-rust test-c test-c-sanitize test-python test-dotnet abi soak install clean
+.PHONY: all build dropin run run-dotnet lint test test-rust test-c test-c-sanitize test-python test-dotnet abi soak install clean
 .PHONY: bench bench-quick bench-smoke
 .PHONY: fuzz fuzz-smoke fuzz-tools fuzz-seeds
 
@@ -33,7 +33,9 @@ dropin:
 	ln -sf ../../../../libsolistore.so $(DROPIN)/runtimes/linux-x64/native/librocksdb-11.1.2-jemalloc.so
 
 # The main job: build the library, run a C quickstart on libsolistore, then the very same
-# binary on Debian's librocksdb 7.8.3 when it is installed (swapped with LD_LIBRARY_PATH).
+# binary on Debian's librocksdb 7.8.3 when it is installed (swapped with LD_LIBRARY_PATH);
+# then the Python and C# quickstarts (each on both libraries) and a 1-2 minute benchmark
+# comparison against librocksdb 7.8.3.
 run: build
 	mkdir -p bench/build
 	$(CC) -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -Iinclude -o bench/build/quickstart bench/quickstart.c \
@@ -46,6 +48,11 @@ run: build
 	  ln -sf /usr/lib/x86_64-linux-gnu/librocksdb.so.7.8 bench/build/rocksdb/librocksdb.so && \
 	  LD_LIBRARY_PATH=$(CURDIR)/bench/build/rocksdb bench/build/quickstart $$(mktemp -d); \
 	else echo "(librocksdb 7.8 not installed: apt-get install librocksdb-dev to compare)"; fi
+	@echo "== the Python quickstart (bindings-python/examples/quickstart.py)"
+	SOLISTORE_LIB=$(CURDIR)/$(LIB) python3 bindings-python/examples/quickstart.py
+	@if command -v mcs >/dev/null 2>&1 && command -v mono >/dev/null 2>&1; then \
+	  $(MAKE) --no-print-directory -C bindings-dotnet run-example PROFILE=$(PROFILE); \
+	else echo "(Mono not installed: apt-get install mono-devel to run the C# quickstart)"; fi
 	@if [ -e /usr/lib/x86_64-linux-gnu/librocksdb.so.7.8 ]; then \
 	  echo "== a 1-2 minute comparison, solistore / RocksDB 7.8.3 (make bench for the full one)"; \
 	  $(MAKE) --no-print-directory -C bench quick SOLISTORE=$(CURDIR)/$(LIB); fi
@@ -55,12 +62,17 @@ run: build
 run-dotnet: build
 	$(MAKE) -C bindings-dotnet run-example PROFILE=$(PROFILE)
 
-# Every test: Rust unit, integration and property tests (core and capi, including the
+# Every test: formatting and lints, Rust unit, integration and property tests (core and capi, including the
 # compatibility tests against Debian's RocksDB 7.8.3), the C ABI gates, the C test
 # programs against libsolistore, against librocksdb 7.8.3, as a binary drop-in, and under
 # AddressSanitizer+UBSan and valgrind, the Python and .NET bindings on both libraries, a
 # smoke run of the benchmark driver on both engines, and 60 s of fuzzing per decoder.
-test: test-rust abi test-c test-c-sanitize test-python test-dotnet bench-smoke fuzz-smoke
+test: lint test-rust abi test-c test-c-sanitize test-python test-dotnet bench-smoke fuzz-smoke
+
+# The formatting and the workspace lints (STYLE.md §4.8), warnings as errors.
+lint:
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
 
 test-rust:
 	$(CARGO) test --release --workspace

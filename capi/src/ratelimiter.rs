@@ -140,42 +140,47 @@ pub unsafe extern "C" fn rocksdb_ratelimiter_destroy(ratelimiter: *mut rocksdb_r
 mod tests {
     use super::*;
 
-    /// The engine bucket behind a handle.
-    fn bucket(rl: *mut rocksdb_ratelimiter_t) -> Arc<Bucket> {
-        assert!(!rl.is_null());
-        // SAFETY: `rl` was just returned by a creator and is destroyed by the caller.
-        unsafe { (&(*rl).inner).bucket.clone() }
+    /// Creates a limiter through `create`, returns its engine bucket and destroys the handle
+    /// (the bucket outlives it, as it does for options holding it).
+    fn bucket_of(create: impl FnOnce() -> *mut rocksdb_ratelimiter_t) -> Arc<Bucket> {
+        let rl = create();
+        // SAFETY: `rl` was just returned by a creator: NULL or a live handle.
+        let handle = unsafe { ffi::borrow(rl, "ratelimiter") }.expect("a limiter handle");
+        let bucket = handle.inner.bucket.clone();
+        // SAFETY: live handle, not used again.
+        unsafe { rocksdb_ratelimiter_destroy(rl) };
+        bucket
     }
 
     #[test]
     fn creators_pass_rate_mode_and_tuning_to_the_bucket() {
-        // SAFETY: the creators take no pointers; each handle is destroyed once.
-        unsafe {
-            let tuned = rocksdb_ratelimiter_create_auto_tuned(4 << 20, 100_000, 10);
-            let b = bucket(tuned);
-            assert_eq!(b.bytes_per_second(), 4 << 20);
-            assert!(b.auto_tuned());
-            assert_eq!(b.mode(), RateLimiterMode::WritesOnly);
-            assert!(b.paces_writes());
-            rocksdb_ratelimiter_destroy(tuned);
+        let b = bucket_of(|| {
+            // SAFETY: the creators take no pointers.
+            unsafe { rocksdb_ratelimiter_create_auto_tuned(4 << 20, 100_000, 10) }
+        });
+        assert_eq!(b.bytes_per_second(), 4 << 20);
+        assert!(b.auto_tuned());
+        assert_eq!(b.mode(), RateLimiterMode::WritesOnly);
+        assert!(b.paces_writes());
 
-            let reads = rocksdb_ratelimiter_create_with_mode(1 << 20, 100_000, 10, 0, false);
-            let b = bucket(reads);
-            assert_eq!(b.mode(), RateLimiterMode::ReadsOnly);
-            assert!(!b.auto_tuned());
-            assert!(
-                !b.paces_writes(),
-                "a reads-only limiter paces no table write"
-            );
-            rocksdb_ratelimiter_destroy(reads);
+        let b = bucket_of(|| {
+            // SAFETY: the creators take no pointers.
+            unsafe { rocksdb_ratelimiter_create_with_mode(1 << 20, 100_000, 10, 0, false) }
+        });
+        assert_eq!(b.mode(), RateLimiterMode::ReadsOnly);
+        assert!(!b.auto_tuned());
+        assert!(
+            !b.paces_writes(),
+            "a reads-only limiter paces no table write"
+        );
 
-            let all = rocksdb_ratelimiter_create_with_mode(1 << 20, 100_000, 7, 2, true);
-            let b = bucket(all);
-            assert_eq!(b.mode(), RateLimiterMode::AllIo);
-            assert_eq!(b.fairness(), 7);
-            assert!(b.auto_tuned());
-            assert!(b.paces_writes());
-            rocksdb_ratelimiter_destroy(all);
-        }
+        let b = bucket_of(|| {
+            // SAFETY: the creators take no pointers.
+            unsafe { rocksdb_ratelimiter_create_with_mode(1 << 20, 100_000, 7, 2, true) }
+        });
+        assert_eq!(b.mode(), RateLimiterMode::AllIo);
+        assert_eq!(b.fairness(), 7);
+        assert!(b.auto_tuned());
+        assert!(b.paces_writes());
     }
 }

@@ -121,7 +121,7 @@ fn load(db: &Db, cf: &solistore::db::ColumnFamilyHandle, from: u64, n: u64, per_
     let wo = WriteOptions::default();
     for i in from..from + n {
         db.put(&wo, cf, &key(i), &value(i, 200)).expect("put");
-        if (i - from + 1) % per_flush == 0 {
+        if (i - from + 1).is_multiple_of(per_flush) {
             db.flush(cf, true).expect("flush");
         }
     }

@@ -170,7 +170,7 @@ fn batches_are_atomic_across_families_and_iterators_are_point_in_time() {
                     round += 1;
                     // Odd rounds: each iterator at its own (latest) sequence. Even rounds:
                     // all three at one snapshot's sequence.
-                    let snap = (round % 2 == 0).then(|| db.snapshot());
+                    let snap = round.is_multiple_of(2).then(|| db.snapshot());
                     let ro = ReadOptions {
                         snapshot: snap.as_ref().map(|s| s.sequence()),
                         ..Default::default()

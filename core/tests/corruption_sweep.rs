@@ -264,7 +264,7 @@ struct Case {
 
 /// Every byte flip alternates a whole-byte flip and a single-bit flip (the bit cycling).
 fn mask(offset: usize) -> u8 {
-    if offset % 2 == 0 {
+    if offset.is_multiple_of(2) {
         0xff
     } else {
         1 << ((offset / 2) % 8)
@@ -278,17 +278,17 @@ struct Plan {
 
 impl Plan {
     fn table_flip(&self, off: usize, len: usize) -> bool {
-        self.full || off % 7 == 0 || off + 53 >= len
+        self.full || off.is_multiple_of(7) || off + 53 >= len
     }
     fn table_truncate(&self, n: usize, len: usize) -> bool {
-        self.full || n % 31 == 0 || n + 64 >= len
+        self.full || n.is_multiple_of(31) || n + 64 >= len
     }
     /// RocksDB is asked about WAL cases at every 4th offset in CI (all four modes and both
     /// paranoid settings each), and about every MANIFEST and CURRENT case.
     fn rocksdb(&self, kind: Kind, off: usize) -> bool {
         match kind {
             Kind::Manifest | Kind::Current => true,
-            Kind::Wal => self.full || off % 4 == 0,
+            Kind::Wal => self.full || off.is_multiple_of(4),
             Kind::Options | Kind::Table => false,
         }
     }

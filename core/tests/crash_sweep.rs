@@ -327,7 +327,7 @@ fn sweep_background_work() {
 }
 
 fn tweak_for(seed: u64) -> fn(&mut DbOptions, &mut ColumnFamilyOptions) {
-    if seed % 2 == 0 {
+    if seed.is_multiple_of(2) {
         no_tweak
     } else {
         tiny_buffers

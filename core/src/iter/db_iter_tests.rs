@@ -628,7 +628,7 @@ mod model {
         match op {
             OpKind::Add => u64::from(v).to_le_bytes().to_vec(),
             // Roughly one value in sixteen makes the merge fail.
-            _ if v % 16 == 0 => b"X".to_vec(),
+            _ if v.is_multiple_of(16) => b"X".to_vec(),
             _ => vec![b'a' + v % 26],
         }
     }

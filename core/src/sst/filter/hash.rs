@@ -258,7 +258,7 @@ fn hash_long(input: &[u8], secret: &[u8; SECRET_LEN]) -> u64 {
             &secret[s * SECRET_CONSUME_RATE..],
         );
     }
-    if len % STRIPE_LEN != 0 {
+    if !len.is_multiple_of(STRIPE_LEN) {
         accumulate_512(
             &mut acc,
             &input[len - STRIPE_LEN..],

@@ -310,7 +310,7 @@ fn legacy_filter(keys: impl Iterator<Item = Vec<u8>>, bits: f64) -> Vec<u8> {
     }
     let total_bits = (hashes.len() as u64 * u64::from(whole_bits)).min(0xffff_0000) as u32;
     let mut num_lines = total_bits.div_ceil(512);
-    if num_lines % 2 == 0 {
+    if num_lines.is_multiple_of(2) {
         num_lines += 1;
     }
     let len = num_lines as usize * 64;

@@ -115,7 +115,7 @@ fn classify(block: &[u8]) -> FilterKind {
 /// num_lines` and must be a power of two (64 bytes on the machines RocksDB wrote most files).
 fn legacy_geometry(num_probes: u32, len: u32, meta: &[u8]) -> FilterKind {
     let num_lines = u32::from_le_bytes([meta[1], meta[2], meta[3], meta[4]]);
-    if num_lines == 0 || len % num_lines != 0 {
+    if num_lines == 0 || !len.is_multiple_of(num_lines) {
         return FilterKind::AlwaysTrue;
     }
     let line_bytes = len / num_lines;
