@@ -399,7 +399,7 @@ mod tests {
 
     use crate::compaction::picker::{CompactionReason, CompactionTask};
     use crate::db::Db;
-    use crate::fs::fault::FaultFs;
+    use crate::fs::fault::{CrashMode, Fault, FaultFs, OpKind};
     use crate::fs::{filename, FileSystem};
     use crate::options::{ColumnFamilyOptions, DbOptions, ReadOptions, WriteOptions};
 
@@ -483,6 +483,57 @@ mod tests {
         db.inner.delete_obsolete_tables();
         for &n in &numbers {
             assert!(!fs.exists(&table(n)), "table {n} outlived the last view");
+        }
+        db.close().expect("close");
+    }
+
+    /// A new MANIFEST whose CURRENT switch failed after the rename (the directory sync
+    /// failed) may be the one CURRENT names: an edit appended to the previous MANIFEST
+    /// afterwards was lost at the next open, and the tables it deleted were named again.
+    #[test]
+    fn an_edit_after_a_failed_current_switch_starts_a_new_manifest() {
+        let fs = FaultFs::in_memory();
+        let db = open(&fs);
+        let h = db.default_cf();
+        let numbers = two_tables(&db);
+        // A hard error (a WAL write on a full disk) ...
+        fs.set_no_space(true);
+        let synced = WriteOptions {
+            sync: true,
+            ..Default::default()
+        };
+        db.put(&synced, &h, b"x", b"1").expect_err("disk full");
+        fs.set_no_space(false);
+        // ... whose recovery writes a new MANIFEST and renames CURRENT to it, but fails to
+        // sync the directory (syncs: the MANIFEST, CURRENT's temp file, the directory).
+        fs.inject(Fault::nth(OpKind::Sync, 2));
+        db.resume().expect_err("the directory sync fails");
+        let current = fs
+            .read_all(&filename::current_file(Path::new("/db")))
+            .expect("CURRENT");
+        let in_memory = db.inner.versions.lock().manifest_number;
+        assert_ne!(
+            String::from_utf8_lossy(&current).trim_end(),
+            filename::manifest_name(in_memory),
+            "CURRENT names the recovery's MANIFEST"
+        );
+        // A compaction running meanwhile installs its result and deletes its inputs.
+        db.inner
+            .execute_compaction(&h.cfd, &task(0, 1, &numbers, false))
+            .expect("the compaction");
+        for &n in &numbers {
+            assert!(!fs.exists(&filename::table_file(Path::new("/db"), n)));
+        }
+        db.simulate_crash();
+        drop(db);
+        fs.crash(CrashMode::KeepUnsynced).expect("crash");
+        let db = open(&fs);
+        let h = db.default_cf();
+        for key in [b"a", b"b"] {
+            assert_eq!(
+                db.get(&ReadOptions::default(), &h, key).expect("get"),
+                Some(b"v".to_vec())
+            );
         }
         db.close().expect("close");
     }
