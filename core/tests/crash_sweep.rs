@@ -10,7 +10,14 @@
 //!
 //! CI runs every crash point of every scenario below and prints the counts. `make soak` sets
 //! `SOLISTORE_SWEEP_SCALE` (longer workloads, so more points) and `SOLISTORE_SWEEP_RANDOM`
-//! (that many extra random workloads, seed `SOLISTORE_SWEEP_SEED`).
+//! (that many extra random workloads, seed `SOLISTORE_SWEEP_SEED`; a failure names its
+//! workload `random-<seed>`).
+//!
+//! Scenarios with background work depend on thread timing as well: the same crash point
+//! falls elsewhere from run to run. So the first failure of a sweep prints the operations of
+//! its run (`#index` marks each crash point) and of the failed recovery, which show the
+//! interleaving that failed; `SOLISTORE_SWEEP_REPEAT` runs every sweep that many times
+//! (stopping at the first failure), for chasing a rare one.
 
 mod fault_support;
 
@@ -33,8 +40,33 @@ fn scale() -> usize {
     env_or("SOLISTORE_SWEEP_SCALE", 2).max(1) as usize
 }
 
-/// Runs every crash point of `sc`; panics with the first failure, else prints the counts.
+/// Runs every crash point of `sc` (`SOLISTORE_SWEEP_REPEAT` times); panics with the first
+/// failures, else prints the counts.
 fn sweep(sc: &Scenario) {
+    let rounds = env_or("SOLISTORE_SWEEP_REPEAT", 1).max(1);
+    for round in 1..=rounds {
+        sweep_once(sc, (rounds > 1).then_some(round));
+    }
+}
+
+/// Prints the operations of a failed case: the crashed run's (mutating ones only: they are
+/// the crash points) and the failed recovery's (reads left out).
+fn report_traces(case: &str, run: &[String], recovery: &[String]) {
+    let keep = |ops: &[String], f: fn(&str) -> bool| -> String {
+        ops.iter()
+            .filter(|op| f(op))
+            .map(|op| format!("  {op}\n"))
+            .collect()
+    };
+    report(&format!(
+        "{case}\nthe run's mutating operations (crash points):\n{}the recovery's operations:\n{}",
+        keep(run, |op| op.starts_with('#')),
+        keep(recovery, |op| !op.contains("Read ")
+            && !op.contains("Stat "))
+    ));
+}
+
+fn sweep_once(sc: &Scenario, round: Option<u64>) {
     count_panics();
     let started = Instant::now();
     let clean = FaultFs::in_memory();
@@ -48,6 +80,7 @@ fn sweep(sc: &Scenario) {
     let mut reached = 0u64;
     for k in 0..points {
         let fs = FaultFs::in_memory();
+        fs.start_trace();
         fs.crash_at(k);
         let (rec, db) = run(&fs, sc);
         if let Some(db) = db {
@@ -59,12 +92,17 @@ fn sweep(sc: &Scenario) {
         for mode in MODES {
             let copy = fs.snapshot().expect("the in-memory file system copies");
             copy.crash(mode).expect("the in-memory file system crashes");
+            copy.start_trace();
             if let Err(msg) = verify(&copy, sc, &rec, mode) {
-                failures.push(format!(
+                let case = format!(
                     "{}: crash at op {k}/{points} ({mode:?}; the run stopped at step {:?}): {msg}",
                     sc.name,
                     rec.error.as_ref().map(|(s, e)| format!("{s}: {e}"))
-                ));
+                );
+                if failures.is_empty() {
+                    report_traces(&case, &fs.trace(), &copy.trace());
+                }
+                failures.push(case);
             }
         }
         if failures.len() >= 5 {
@@ -74,8 +112,9 @@ fn sweep(sc: &Scenario) {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert_eq!(panics(), 0, "{}: the engine panicked", sc.name);
     report(&format!(
-        "crash_sweep {}: {points} crash points ({reached} reached) x {} crash modes, all recovered, {:.1}s",
+        "crash_sweep {}{}: {points} crash points ({reached} reached) x {} crash modes, all recovered, {:.1}s",
         sc.name,
+        round.map(|r| format!(" (round {r})")).unwrap_or_default(),
         MODES.len(),
         started.elapsed().as_secs_f64()
     ));

@@ -169,17 +169,26 @@ impl Shared {
         if st.down {
             return Err(fail(libc::EIO));
         }
-        if mutating {
-            let index = st.mutating;
+        let index = mutating.then_some(st.mutating);
+        if let Some(index) = index {
             st.mutating += 1;
             if st.crash_at == Some(index) {
                 st.down = true;
+                if let Some(trace) = st.trace.as_mut() {
+                    trace.push(format!(
+                        "#{index} {kind:?} {} (crash point)",
+                        path.display()
+                    ));
+                }
                 return Err(fail(libc::EIO));
             }
         }
         st.counts[kind.index()] += 1;
         if let Some(trace) = st.trace.as_mut() {
-            trace.push(format!("{kind:?} {}", path.display()));
+            trace.push(match index {
+                Some(i) => format!("#{i} {kind:?} {}", path.display()),
+                None => format!("{kind:?} {}", path.display()),
+            });
         }
         if st.read_only && mutating {
             return Err(fail(libc::EROFS));
@@ -313,7 +322,9 @@ impl FaultFs {
         self.shared.state.lock().counts[kind.index()]
     }
 
-    /// Starts recording every operation as "Kind path" (for debugging a failed case).
+    /// Starts recording every operation as "Kind path", a mutating one as "#index Kind path"
+    /// (its crash point number; the crash point itself is marked), for debugging a failed
+    /// case: the trace shows how background work interleaved with the workload.
     pub fn start_trace(&self) {
         self.shared.state.lock().trace = Some(Vec::new());
     }
@@ -618,6 +629,28 @@ mod tests {
         assert_eq!(
             copy.read_all(Path::new("/log")).expect("read"),
             b"syncedlostalso lost"
+        );
+    }
+
+    #[test]
+    fn trace_numbers_the_crash_points() {
+        let fs = FaultFs::in_memory();
+        fs.start_trace();
+        fs.crash_at(2);
+        let mut f = fs.new_writable(Path::new("/t")).expect("op 0");
+        fs.read_all(Path::new("/t")).expect("not a crash point");
+        f.append(b"x").expect("op 1");
+        f.sync().expect_err("op 2: the crash point");
+        f.sync().expect_err("down: not traced");
+        assert_eq!(
+            fs.trace(),
+            vec![
+                "#0 Open /t",
+                "Open /t",
+                "Read /t",
+                "#1 Write /t",
+                "#2 Sync /t (crash point)"
+            ]
         );
     }
 

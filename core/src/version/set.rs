@@ -10,6 +10,10 @@
 //! until it is larger than `max_manifest_file_size`: then the next edit goes into a new
 //! MANIFEST that starts with a snapshot (RocksDB's `LogAndApply` roll-over).
 //!
+//! A snapshot MANIFEST whose writing or CURRENT switch failed may or may not be the one
+//! CURRENT names now (the rename may have happened before the directory sync failed): the
+//! next edit then starts a new MANIFEST again rather than going into either of them.
+//!
 //! A MANIFEST that CURRENT no longer names goes to `obsolete_manifests`; the DB deletes it
 //! when no checkpoint is copying files (`DbInner::delete_obsolete_tables`), and open deletes
 //! any strays.
@@ -69,6 +73,9 @@ pub struct VersionSet {
     pub obsolete_manifests: Vec<u64>,
     /// MANIFESTs started by a roll-over since open.
     pub manifest_rolls: u64,
+    /// The last snapshot MANIFEST failed: CURRENT may name it or the open one, so the next
+    /// edit must start a new MANIFEST.
+    roll_pending: bool,
 }
 
 impl std::fmt::Debug for VersionSet {
@@ -110,6 +117,7 @@ impl VersionSet {
             max_manifest_file_size: u64::MAX,
             obsolete_manifests: Vec::new(),
             manifest_rolls: 0,
+            roll_pending: false,
         }
     }
 
@@ -253,9 +261,19 @@ impl VersionSet {
     }
 
     /// Writes a new MANIFEST holding the whole state plus `edit` and points CURRENT at it;
-    /// the previous MANIFEST goes to `obsolete_manifests`. Used at open and when the
-    /// MANIFEST grows too large.
-    pub fn write_snapshot_manifest(&mut self, mut edit: VersionEdit) -> Result<()> {
+    /// the previous MANIFEST goes to `obsolete_manifests`. Used at open, when the MANIFEST
+    /// grows too large, and by recovery from a background error.
+    ///
+    /// # Errors
+    /// The write's error; `edit` is then not applied, and the next `log_and_apply` starts a
+    /// new MANIFEST.
+    pub fn write_snapshot_manifest(&mut self, edit: VersionEdit) -> Result<()> {
+        let res = self.write_snapshot_manifest_once(edit);
+        self.roll_pending = res.is_err();
+        res
+    }
+
+    fn write_snapshot_manifest_once(&mut self, mut edit: VersionEdit) -> Result<()> {
         let number = self.new_file_number();
         let path = filename::manifest_file(&self.db_path, number);
         let file = self.fs.new_writable(&path)?;
@@ -335,7 +353,8 @@ impl VersionSet {
     }
 
     /// Appends `edit` to the MANIFEST, syncs it, and applies it. When the MANIFEST is
-    /// larger than `max_manifest_file_size`, the edit starts a new one instead.
+    /// larger than `max_manifest_file_size`, or the last snapshot MANIFEST failed, the edit
+    /// starts a new one instead.
     pub fn log_and_apply(&mut self, mut edit: VersionEdit) -> Result<()> {
         // An edit that could not be applied must never reach the file: every later open
         // would fail on it.
@@ -350,7 +369,9 @@ impl VersionSet {
                 ),
             ));
         }
-        if self.manifest.is_some() && self.manifest_file_size() > self.max_manifest_file_size {
+        if self.manifest.is_some()
+            && (self.roll_pending || self.manifest_file_size() > self.max_manifest_file_size)
+        {
             self.write_snapshot_manifest(edit)?;
             self.manifest_rolls += 1;
             return Ok(());

@@ -64,11 +64,23 @@ impl Version {
     }
 
     /// A new version: this one with `edit`'s deleted files removed and new files added.
+    ///
+    /// A table the edit deletes and adds again unchanged (a trivial move to another level)
+    /// keeps its `Arc`: the DB deletes a table once nothing but its obsolete list holds the
+    /// `Arc` (`DbInner::delete_obsolete_tables`), so every view naming the table, from
+    /// before or after the move, must hold the same one.
     pub fn apply(&self, edit: &VersionEdit) -> Version {
         let mut v = self.clone();
+        let mut removed: Vec<Arc<FileMetaData>> = Vec::new();
         for (level, number) in &edit.deleted_files {
             if let Some(files) = v.levels.get_mut(*level as usize) {
-                files.retain(|f| f.number != *number);
+                files.retain(|f| {
+                    if f.number == *number {
+                        removed.push(f.clone());
+                        return false;
+                    }
+                    true
+                });
             }
         }
         for (level, f) in &edit.new_files {
@@ -76,7 +88,11 @@ impl Version {
             if level >= v.levels.len() {
                 v.levels.resize(level + 1, Vec::new());
             }
-            v.levels[level].push(Arc::new(f.clone()));
+            let file = match removed.iter().position(|r| **r == *f) {
+                Some(i) => removed.swap_remove(i),
+                None => Arc::new(f.clone()),
+            };
+            v.levels[level].push(file);
         }
         v.sort();
         v
@@ -188,5 +204,26 @@ mod tests {
         let v2 = v.apply(&del);
         assert_eq!(v2.num_files(0), 1);
         assert_eq!(v.num_files(0), 2, "the old version is unchanged");
+    }
+
+    #[test]
+    fn a_moved_file_keeps_its_arc_and_a_rewritten_one_does_not() {
+        let mut add = VersionEdit::default();
+        add.new_files.push((1, file(7, "a", "c", 3)));
+        let v = Version::new(7, InternalKeyComparator::default()).apply(&add);
+        let mut mv = VersionEdit::default();
+        mv.deleted_files.push((1, 7));
+        mv.new_files.push((2, file(7, "a", "c", 3)));
+        let moved = v.apply(&mv);
+        assert_eq!(moved.num_files(1), 0);
+        assert!(Arc::ptr_eq(&v.files(1)[0], &moved.files(2)[0]));
+        let mut changed = file(7, "a", "c", 3);
+        changed.marked_for_compaction = true;
+        let mut rw = VersionEdit::default();
+        rw.deleted_files.push((2, 7));
+        rw.new_files.push((2, changed.clone()));
+        let rewritten = moved.apply(&rw);
+        assert_eq!(*rewritten.files(2)[0], changed);
+        assert!(!Arc::ptr_eq(&moved.files(2)[0], &rewritten.files(2)[0]));
     }
 }

@@ -27,8 +27,9 @@ use std::sync::{Arc, Once};
 use solistore::batch::WriteBatch;
 use solistore::db::{ColumnFamilyHandle, Db};
 use solistore::fs::fault::{CrashMode, FaultFs};
-use solistore::fs::FileSystem;
+use solistore::fs::{filename, FileSystem};
 use solistore::options::{ColumnFamilyOptions, DbOptions, ReadOptions, WriteOptions};
+use solistore::version::set::VersionSet;
 use solistore::Error;
 
 /// Where the workloads' DB lives (in the in-memory file system).
@@ -497,6 +498,41 @@ pub fn lower_bound(rec: &Record, mode: CrashMode) -> usize {
     }
 }
 
+/// Checks the crashed state itself, before anything reopens it: every table the MANIFEST
+/// that CURRENT names lists must be on disk. (A table missing here was deleted too early by
+/// the crashed run; one that goes missing later was lost by the reopened DB.)
+pub fn check_crashed_tables(fs: &Arc<FaultFs>, dir: &str) -> Result<(), String> {
+    let path = Path::new(dir);
+    if !fs.exists(&path.join("CURRENT")) {
+        return Ok(());
+    }
+    // A MANIFEST that does not read is the reopen's to report, with RocksDB's words.
+    let Ok(vs) = VersionSet::recover(fs.clone() as Arc<dyn FileSystem>, path) else {
+        return Ok(());
+    };
+    let mut missing = Vec::new();
+    for meta in vs.column_families.values() {
+        for (level, files) in &meta.files {
+            for f in files {
+                if !fs.exists(&filename::table_file(path, f.number)) {
+                    missing.push(format!(
+                        "{:06}.sst (family {}, L{level})",
+                        f.number, meta.id
+                    ));
+                }
+            }
+        }
+    }
+    if missing.is_empty() {
+        return Ok(());
+    }
+    Err(format!(
+        "the crashed state's MANIFEST-{:06} names tables that are not on disk: {}",
+        vs.manifest_number,
+        missing.join(", ")
+    ))
+}
+
 /// Reopens the DB on `fs` (already crashed) and checks it against the model; then writes a
 /// marker to every family, reopens once more and checks again (recovery left a DB that
 /// works). Also checks every checkpoint. Returns the matched prefix.
@@ -506,6 +542,7 @@ pub fn verify(
     rec: &Record,
     mode: CrashMode,
 ) -> Result<usize, String> {
+    check_crashed_tables(fs, DB)?;
     let (db, handles) = open_all(fs, sc, DB).map_err(|e| format!("reopen failed: {e}"))?;
     let ids: BTreeMap<String, u32> = handles.iter().map(|(n, h)| (n.clone(), h.id())).collect();
     check_families(rec, &ids)?;
