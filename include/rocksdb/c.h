@@ -2465,8 +2465,8 @@ rocksdb_flushoptions_t *rocksdb_flushoptions_create(void);
 void rocksdb_flushoptions_destroy(rocksdb_flushoptions_t *opt);
 
 /*
- Whether a flush waits for completion.
- solistore: stores value only
+ Whether a flush waits for completion (`rocksdb_flush*` honour it: with 0 they return once
+ the memtables are switched and the tables are being written in the background).
 
  # Safety
  `opt` must be NULL or a live flush options handle.
@@ -6231,9 +6231,10 @@ void rocksdb_options_set_ratelimiter(rocksdb_options_t *opt, rocksdb_ratelimiter
 
 /*
  Sets the write buffer manager (the engine's object, kept as
- `StoredOptions::write_buffer_manager` for the write path). Shared: the caller may destroy
- its handle right after. NULL is ignored. solistore's memtables do not report to it yet.
- solistore: stores value only
+ `StoredOptions::write_buffer_manager` and handed to the DB at open). Shared: the caller may
+ destroy its handle right after. NULL is ignored. Every DB opened with it charges its
+ memtables to it (and through it to its cache), and switches its largest memtable when the
+ manager's budget asks for a flush.
 
  # Safety
  `opt` must be NULL (ignored) or a live `rocksdb_options_t`; `wbm` NULL or live.

@@ -1070,9 +1070,10 @@ pub unsafe extern "C" fn rocksdb_options_set_ratelimiter(
 }
 
 /// Sets the write buffer manager (the engine's object, kept as
-/// `StoredOptions::write_buffer_manager` for the write path). Shared: the caller may destroy
-/// its handle right after. NULL is ignored. solistore's memtables do not report to it yet.
-/// solistore: stores value only
+/// `StoredOptions::write_buffer_manager` and handed to the DB at open). Shared: the caller may
+/// destroy its handle right after. NULL is ignored. Every DB opened with it charges its
+/// memtables to it (and through it to its cache), and switches its largest memtable when the
+/// manager's budget asks for a flush.
 ///
 /// # Safety
 /// `opt` must be NULL (ignored) or a live `rocksdb_options_t`; `wbm` NULL or live.
