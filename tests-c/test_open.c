@@ -356,9 +356,45 @@ static void wal_dir_holds_the_wal(void) {
   rocksdb_options_destroy(o);
 }
 
+/* error_if_wal_file_exists: RocksDB's single-family read-only open ignores it; the
+ * column-family form fails when any WAL file is in the directory, with RocksDB's exact text. */
+static void read_only_error_if_wal_file_exists(void) {
+  const char *path = db_path("db");
+  rocksdb_options_t *o = opts_create();
+  rocksdb_writeoptions_t *wo = rocksdb_writeoptions_create();
+  rocksdb_readoptions_t *ro = rocksdb_readoptions_create();
+  char *err = NULL;
+  rocksdb_t *db = open_ok(o, path);
+  put_ok(db, wo, "k", "v");
+  rocksdb_close(db);
+  EXPECTF(count_files(path, ".log", NULL) >= 1, "no WAL file after a write");
+  rocksdb_t *rdb = rocksdb_open_for_read_only(o, path, 1, &err);
+  EXPECT_NO_ERR(err);
+  EXPECT(rdb != NULL);
+  EXPECT_GET(rdb, ro, "k", "v");
+  rocksdb_close(rdb);
+  const char *names[1] = {"default"};
+  const rocksdb_options_t *cf_opts[1] = {o};
+  rocksdb_column_family_handle_t *h[1] = {NULL};
+  rdb = rocksdb_open_for_read_only_column_families(o, path, 1, names, cf_opts, h, 1, &err);
+  EXPECT(rdb == NULL);
+  EXPECT_ERR_EQ(err, "Corruption: The db was opened in readonly mode with error_if_wal_file_exists"
+                     "flag but a WAL file already exists");
+  rdb = rocksdb_open_for_read_only_column_families(o, path, 1, names, cf_opts, h, 0, &err);
+  EXPECT_NO_ERR(err);
+  EXPECT(rdb != NULL);
+  EXPECT_GET_CF(rdb, ro, h[0], "k", "v");
+  rocksdb_column_family_handle_destroy(h[0]);
+  rocksdb_close(rdb);
+  rocksdb_readoptions_destroy(ro);
+  rocksdb_writeoptions_destroy(wo);
+  rocksdb_options_destroy(o);
+}
+
 TESTC_MAIN("test_open", P(missing_db_without_create_if_missing), P(error_if_exists),
            P(second_open_in_process_fails_on_lock), P(open_held_by_other_process),
            P(destroy_db_of_missing_path_ok), P(destroy_db_removes_data), P(destroy_db_while_open_fails), P(read_only_open),
+           P(read_only_error_if_wal_file_exists),
            P(reopen_after_close_keeps_data), P(options_copied_at_open),
            P(empty_existing_directory_opens_as_new),
            P(create_if_missing_creates_directory),

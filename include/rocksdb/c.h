@@ -1568,8 +1568,9 @@ rocksdb_t *rocksdb_open_column_families(const rocksdb_options_t *options,
 /*
  Opens the DB at `name` read-only with its default column family: no lock, no writes (they
  fail with `Not implemented: Not supported operation in read only mode.`); the WAL is
- replayed in memory, or, with `error_if_wal_file_exists`, its presence is an error.
- Returns a handle owned by the caller, or NULL with `*errptr` set.
+ replayed in memory. `error_if_wal_file_exists` is ignored, as RocksDB's single-family
+ `DB::OpenForReadOnly` ignores it (only `rocksdb_open_for_read_only_column_families`
+ honours it). Returns a handle owned by the caller, or NULL with `*errptr` set.
 
  # Safety
  As `rocksdb_open`.
@@ -1581,7 +1582,10 @@ rocksdb_t *rocksdb_open_for_read_only(const rocksdb_options_t *options,
 
 /*
  Read-only open with a list of column families (a subset is allowed). Handles are
- returned as in `rocksdb_open_column_families`.
+ returned as in `rocksdb_open_column_families`. With `error_if_wal_file_exists`, any WAL
+ file in the directory (even an empty one) fails the open with RocksDB's
+ `Corruption: The db was opened in readonly mode with error_if_wal_file_existsflag but a WAL
+ file already exists` (sic).
 
  # Safety
  As `rocksdb_open_column_families`.
