@@ -6277,8 +6277,9 @@ rocksdb_logger_t *rocksdb_options_get_info_log(rocksdb_options_t *opt);
 
 /*
  Turns statistics on: a fresh statistics object shared by copies of these options. The
- tickers the engine counts (keys and bytes written and read, WAL syncs) are reported once
- the DB opened with these options attaches its counters.
+ tickers the engine counts (keys and bytes written and read, multi-gets, WAL syncs, block
+ cache hits, misses and inserts; `options::statistics`) are reported once the DB opened
+ with these options attaches its counters.
 
  # Safety
  `opt` must be NULL (ignored) or a live `rocksdb_options_t`.

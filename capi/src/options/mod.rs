@@ -1140,8 +1140,9 @@ pub unsafe extern "C" fn rocksdb_options_get_info_log(
 }
 
 /// Turns statistics on: a fresh statistics object shared by copies of these options. The
-/// tickers the engine counts (keys and bytes written and read, WAL syncs) are reported once
-/// the DB opened with these options attaches its counters.
+/// tickers the engine counts (keys and bytes written and read, multi-gets, WAL syncs, block
+/// cache hits, misses and inserts; `options::statistics`) are reported once the DB opened
+/// with these options attaches its counters.
 ///
 /// # Safety
 /// `opt` must be NULL (ignored) or a live `rocksdb_options_t`.

@@ -40,7 +40,10 @@ use crate::options::{ColumnFamilyOptions, DbOptions, ReadOptions, WriteOptions};
 use crate::version::edit::VersionEdit;
 use crate::version::set::VersionSet;
 
-/// Counters behind `rocksdb.stats` and the statistics tickers. Relaxed atomics.
+/// Counters behind `rocksdb.stats` and the statistics tickers, counted as RocksDB counts its
+/// tickers: `keys_read` is every point lookup (`NUMBER_KEYS_READ`, found or not) and
+/// `bytes_read` the bytes of the values found; multi-gets count apart (`NUMBER_MULTIGET_*`).
+/// Relaxed atomics.
 #[derive(Debug, Default)]
 pub struct Stats {
     pub keys_written: AtomicU64,
@@ -48,6 +51,10 @@ pub struct Stats {
     pub keys_read: AtomicU64,
     pub bytes_read: AtomicU64,
     pub wal_syncs: AtomicU64,
+    pub multiget_calls: AtomicU64,
+    pub multiget_keys_read: AtomicU64,
+    pub multiget_keys_found: AtomicU64,
+    pub multiget_bytes_read: AtomicU64,
 }
 
 /// State shared by every handle of one open DB.
@@ -548,6 +555,12 @@ impl Db {
 
     pub fn stats(&self) -> &Stats {
         &self.inner.stats
+    }
+
+    /// Block cache hits, misses and inserts of this DB's table reads (RocksDB's
+    /// `BLOCK_CACHE_*` tickers).
+    pub fn block_cache_counts(&self) -> crate::sst::block_cache::BlockCacheCounts {
+        self.inner.table_cache.block_cache_counts()
     }
 
     pub fn options(&self) -> &DbOptions {
