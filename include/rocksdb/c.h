@@ -8728,7 +8728,10 @@ void rocksdb_readoptions_set_readahead_size(rocksdb_readoptions_t *opt, size_t v
 size_t rocksdb_readoptions_get_readahead_size(rocksdb_readoptions_t *opt);
 
 /*
- Seeks follow the prefix extractor's domain only within the start key's prefix.
+ Sets whether an iterator stops at the end of its seek key's prefix. The engine does not
+ use prefix extractors yet (`rocksdb_options_set_prefix_extractor` stores one only), so
+ iterators run in total order whatever this says.
+ solistore: stores value only
 
  # Safety
  `opt` must be NULL or a live read options handle.
@@ -8744,7 +8747,10 @@ void rocksdb_readoptions_set_prefix_same_as_start(rocksdb_readoptions_t *opt, un
 unsigned char rocksdb_readoptions_get_prefix_same_as_start(rocksdb_readoptions_t *opt);
 
 /*
- Keeps iterator keys and values pinned for the iterator's lifetime.
+ Asks that iterator keys stay valid for the iterator's lifetime. RocksDB promises it only
+ where the iterator's `rocksdb.iterator.is-key-pinned` property says 1; solistore's
+ iterator keys stay valid until the next move whatever this says.
+ solistore: stores value only
 
  # Safety
  `opt` must be NULL or a live read options handle.
