@@ -10,8 +10,7 @@
 //! Everything here is a thin adapter: the engine produces RocksDB's status texts, and the
 //! errptr, ownership and NULL rules come from `ffi` (c-api-conventions.md §2–4).
 //! Flushes, manual compaction, approximate sizes and file deletion control are in
-//! `db::maintenance` (background path); the table-file view behind file properties and
-//! approximate sizes is `db::files`.
+//! `db::maintenance` (background path).
 
 use std::ffi::{c_char, c_int, c_uchar};
 use std::ptr;
@@ -29,7 +28,6 @@ use crate::types::rocksdb_slice_t;
 use crate::writebatch::rocksdb_writebatch_t;
 use crate::writeoptions::rocksdb_writeoptions_t;
 
-pub(crate) mod files;
 pub mod maintenance;
 #[cfg(test)]
 mod table_tests;

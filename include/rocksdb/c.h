@@ -2181,9 +2181,10 @@ void rocksdb_compact_range_cf_opt(rocksdb_t *db,
 /*
  Estimates the bytes the default column family's table files hold in each range
  `[range_start_key[i], range_limit_key[i])` and stores it in `sizes[i]`: files inside a
- range count whole, files a range cuts count by the share of their key span it covers
- (bytewise comparator; whole otherwise). Memtables are not counted. An empty or inverted
- range gives 0. Errors set `*errptr`.
+ range count whole, files a range cuts count the bytes between the data blocks that would
+ hold the range's ends (RocksDB's `ApproximateOffsetOf`, read from the index block).
+ Memtables are not counted. An empty or inverted range gives 0 (RocksDB asserts). Errors
+ set `*errptr`.
 
  # Safety
  `db` must be NULL or a live handle; the four key arrays must hold `num_ranges` entries,

@@ -10,6 +10,7 @@
 //! `write` (group commit), `read` (get, multi_get, iterators, snapshots), `column_family`,
 //! `error_handler` (background errors: what they stop, recovery from a full disk).
 
+mod approximate;
 mod background;
 mod checkpoint;
 pub mod column_family;
@@ -570,6 +571,22 @@ impl Db {
     /// A property's text value (RocksDB's names), or None for an unknown property.
     pub fn property(&self, cf: &ColumnFamilyHandle, name: &str) -> Option<String> {
         properties::property(&self.inner, cf, name)
+    }
+
+    /// The table bytes of each `(start, limit)` user-key range of one column family, from
+    /// its current view (RocksDB's `GetApproximateSizes` with files only): whole files inside
+    /// a range, and for a file a range cuts, the span between the data blocks that would hold
+    /// `start` and `limit`. An empty or inverted range is 0.
+    ///
+    /// # Errors
+    /// I/O or corruption errors opening a table.
+    pub fn approximate_file_sizes(
+        &self,
+        cf: &ColumnFamilyHandle,
+        ranges: &[(&[u8], &[u8])],
+    ) -> Result<Vec<u64>> {
+        let cfd = self.inner.cfd(cf)?;
+        approximate::file_sizes(&self.inner, &cfd, ranges)
     }
 
     /// The live table files: (column family id, level, metadata), from each family's current
