@@ -364,6 +364,35 @@ pub unsafe extern "C" fn rocksdb_destroy_db(
     })
 }
 
+/// Repairs the closed DB at `name` as RocksDB's `RepairDB` does: every readable table is
+/// listed again in a new MANIFEST (all in level 0, in the column family its properties name,
+/// which is created when needed), unreadable tables and the old MANIFESTs are moved to
+/// `<name>/lost/`, and the WALs are converted to tables (a copy of each is kept in `lost/`).
+/// `options` serve every column family. Errors (no such directory, the DB is open) set
+/// `*errptr`. See `engine::db::repair` for what it keeps beyond RocksDB.
+///
+/// # Safety
+/// `options` must be NULL or a live handle, `name` NULL or a C string, `errptr` NULL or a
+/// valid errptr.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rocksdb_repair_db(
+    options: *const rocksdb_options_t,
+    name: *const c_char,
+    errptr: *mut *mut c_char,
+) {
+    ffi::guarded(errptr, "rocksdb_repair_db", || {
+        // SAFETY: per this function's contract; NULLs are checked.
+        let opts = unsafe { ffi::borrow(options, "options")? };
+        // SAFETY: per this function's contract; NULL is checked.
+        let path = unsafe { ffi::cstr(name, "name")? };
+        let mut db_opts = opts.db.clone();
+        if db_opts.write_buffer_manager.is_none() {
+            db_opts.write_buffer_manager = opts.s.write_buffer_manager.clone();
+        }
+        Db::repair(&db_opts, &opts.engine_cf_options()?, path)
+    })
+}
+
 /// What one point write does.
 enum Op<'a> {
     Put(&'a [u8], &'a [u8]),

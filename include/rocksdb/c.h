@@ -1621,6 +1621,20 @@ void rocksdb_close(rocksdb_t *db);
 void rocksdb_destroy_db(const rocksdb_options_t *options, const char *name, char **errptr);
 
 /*
+ Repairs the closed DB at `name` as RocksDB's `RepairDB` does: every readable table is
+ listed again in a new MANIFEST (all in level 0, in the column family its properties name,
+ which is created when needed), unreadable tables and the old MANIFESTs are moved to
+ `<name>/lost/`, and the WALs are converted to tables (a copy of each is kept in `lost/`).
+ `options` serve every column family. Errors (no such directory, the DB is open) set
+ `*errptr`. See `engine::db::repair` for what it keeps beyond RocksDB.
+
+ # Safety
+ `options` must be NULL or a live handle, `name` NULL or a C string, `errptr` NULL or a
+ valid errptr.
+ */
+void rocksdb_repair_db(const rocksdb_options_t *options, const char *name, char **errptr);
+
+/*
  Sets `key` to `val` in the default column family. On error sets `*errptr`; on success
  leaves it untouched. `(NULL, 0)` is an empty key or value.
 
@@ -4026,11 +4040,6 @@ void rocksdb_put_with_ts(rocksdb_t *db,
                          const char *val,
                          size_t vallen,
                          char **errptr);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_repair_db` in `*errptr`.
- */
-void rocksdb_repair_db(const rocksdb_options_t *options, const char *name, char **errptr);
 
 /*
  Not implemented in solistore: does nothing.

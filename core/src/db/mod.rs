@@ -20,6 +20,7 @@ mod flush;
 mod open;
 mod properties;
 mod read;
+mod repair;
 mod super_version;
 mod table_cache;
 mod write;
@@ -241,6 +242,16 @@ impl Db {
         error_if_wal_file_exists: bool,
     ) -> Result<(Db, Vec<ColumnFamilyHandle>)> {
         open::open(opts, path, cfs, true, error_if_wal_file_exists)
+    }
+
+    /// RocksDB's `RepairDB`: rebuilds the MANIFEST of the (closed) DB at `path` from its
+    /// tables and converts its WALs to tables, setting aside in `lost/` what cannot be read
+    /// (see `db::repair`). `cf_opts` serves every column family.
+    ///
+    /// # Errors
+    /// The `LOCK` cannot be taken (no such directory, the DB is open), or an I/O error.
+    pub fn repair(opts: &DbOptions, cf_opts: &ColumnFamilyOptions, path: &str) -> Result<()> {
+        repair::repair(opts, cf_opts, path)
     }
 
     /// The names of the column families of the DB at `path`, in id order.

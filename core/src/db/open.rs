@@ -309,12 +309,7 @@ fn start_writable(inner: &Arc<DbInner>, last_seq: u64) -> Result<()> {
 
 /// Creates the files of an empty DB: IDENTITY, MANIFEST-000001 and CURRENT.
 fn new_db(fs: &Arc<dyn FileSystem>, path: &Path) -> Result<()> {
-    let id_tmp = filename::temp_file(path, 0);
-    let mut f = fs.new_writable(&id_tmp)?;
-    f.append(new_uuid().as_bytes())?;
-    f.sync()?;
-    drop(f);
-    fs.rename(&id_tmp, &filename::identity_file(path))?;
+    write_identity(fs, path)?;
     let mut vs = VersionSet::new_empty(fs.clone(), path);
     vs.next_file_number = 1;
     let edit = VersionEdit {
@@ -322,6 +317,24 @@ fn new_db(fs: &Arc<dyn FileSystem>, path: &Path) -> Result<()> {
         ..Default::default()
     };
     vs.write_snapshot_manifest(edit)
+}
+
+/// Writes a fresh IDENTITY (through a synced temp file and a rename).
+fn write_identity(fs: &Arc<dyn FileSystem>, path: &Path) -> Result<()> {
+    let id_tmp = filename::temp_file(path, 0);
+    let mut f = fs.new_writable(&id_tmp)?;
+    f.append(new_uuid().as_bytes())?;
+    f.sync()?;
+    drop(f);
+    fs.rename(&id_tmp, &filename::identity_file(path))
+}
+
+/// Writes an IDENTITY when the DB has none (repair of a directory that lost it).
+pub(crate) fn ensure_identity(fs: &Arc<dyn FileSystem>, path: &Path) -> Result<()> {
+    if fs.exists(&filename::identity_file(path)) {
+        return Ok(());
+    }
+    write_identity(fs, path)
 }
 
 fn read_identity(fs: &dyn FileSystem, path: &Path) -> Option<String> {
