@@ -6571,7 +6571,9 @@ void rocksdb_options_set_advise_random_on_open(rocksdb_options_t *options,
 unsigned char rocksdb_options_get_advise_random_on_open(rocksdb_options_t *options);
 
 /*
- Sets `allow_concurrent_memtable_write`; the engine honours it (`engine::options`).
+ Sets `allow_concurrent_memtable_write`. solistore keeps the value (its getter returns it, the OPTIONS file records
+ it) but does not act on it yet (memtable inserts of a group are made by its leader).
+ solistore: stores value only
 
  # Safety
  `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
@@ -6839,7 +6841,9 @@ void rocksdb_options_set_bottommost_compression(rocksdb_options_t *options,
 int rocksdb_options_get_bottommost_compression(rocksdb_options_t *options);
 
 /*
- Sets `bytes_per_sync`; the engine honours it (`engine::options`).
+ Sets `bytes_per_sync`. solistore keeps the value (its getter returns it, the OPTIONS file records
+ it) but does not act on it yet (tables are synced once, when written).
+ solistore: stores value only
 
  # Safety
  `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
@@ -6977,7 +6981,9 @@ void rocksdb_options_set_db_write_buffer_size(rocksdb_options_t *options, size_t
 size_t rocksdb_options_get_db_write_buffer_size(rocksdb_options_t *options);
 
 /*
- Sets `delete_obsolete_files_period_micros`; the engine honours it (`engine::options`).
+ Sets `delete_obsolete_files_period_micros`. solistore keeps the value (its getter returns it, the OPTIONS file records
+ it) but does not act on it yet (obsolete files are deleted as soon as nothing uses them).
+ solistore: stores value only
 
  # Safety
  `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
@@ -7056,12 +7062,15 @@ void rocksdb_options_set_enable_blob_gc(rocksdb_options_t *opt,
 unsigned char rocksdb_options_get_enable_blob_gc(rocksdb_options_t *opt);
 
 /*
- Sets `enable_pipelined_write`; the engine honours it (`engine::options`).
+ Sets `enable_pipelined_write`. solistore keeps the value (its getter returns it, the OPTIONS file records
+ it) but does not act on it yet.
+ solistore: stores value only
 
  # Safety
  `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
  */
-void rocksdb_options_set_enable_pipelined_write(rocksdb_options_t *options, unsigned char v);
+void rocksdb_options_set_enable_pipelined_write(rocksdb_options_t *options,
+                                                unsigned char v);
 
 /*
  Returns `enable_pipelined_write` as last set, or RocksDB's default. 0 for a NULL `options`.
@@ -7385,12 +7394,15 @@ void rocksdb_options_set_max_background_flushes(rocksdb_options_t *options,
 int rocksdb_options_get_max_background_flushes(rocksdb_options_t *options);
 
 /*
- Sets `max_background_jobs`; the engine honours it (`engine::options`).
+ Sets `max_background_jobs`. solistore keeps the value (its getter returns it, the OPTIONS file records
+ it) but does not act on it yet.
+ solistore: stores value only
 
  # Safety
  `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
  */
-void rocksdb_options_set_max_background_jobs(rocksdb_options_t *options, int v);
+void rocksdb_options_set_max_background_jobs(rocksdb_options_t *options,
+                                             int v);
 
 /*
  Returns `max_background_jobs` as last set, or RocksDB's default. 0 for a NULL `options`.
@@ -7487,12 +7499,15 @@ void rocksdb_options_set_max_log_file_size(rocksdb_options_t *options,
 size_t rocksdb_options_get_max_log_file_size(rocksdb_options_t *options);
 
 /*
- Sets `max_manifest_file_size`; the engine honours it (`engine::options`).
+ Sets `max_manifest_file_size`. solistore keeps the value (its getter returns it, the OPTIONS file records
+ it) but does not act on it yet (a new MANIFEST is started at each open only).
+ solistore: stores value only
 
  # Safety
  `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
  */
-void rocksdb_options_set_max_manifest_file_size(rocksdb_options_t *options, size_t v);
+void rocksdb_options_set_max_manifest_file_size(rocksdb_options_t *options,
+                                                size_t v);
 
 /*
  Returns `max_manifest_file_size` as last set, or RocksDB's default. 0 for a NULL `options`.
@@ -7503,7 +7518,9 @@ void rocksdb_options_set_max_manifest_file_size(rocksdb_options_t *options, size
 size_t rocksdb_options_get_max_manifest_file_size(rocksdb_options_t *options);
 
 /*
- Sets `max_open_files`; the engine honours it (`engine::options`).
+ Sets `max_open_files`. solistore keeps the value (its getter returns it, the OPTIONS file records
+ it) but does not act on it yet (every live table stays open, as with -1).
+ solistore: stores value only
 
  # Safety
  `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
@@ -7573,12 +7590,16 @@ void rocksdb_options_set_max_successive_merges(rocksdb_options_t *options,
 size_t rocksdb_options_get_max_successive_merges(rocksdb_options_t *options);
 
 /*
- Sets `max_total_wal_size`; the engine honours it (`engine::options`).
+ Sets `max_total_wal_size`. solistore keeps the value (its getter returns it, the OPTIONS file records
+ it) but does not act on it yet (a WAL is deleted once every family has flushed what it
+ holds; no flush is forced by the WALs' total size).
+ solistore: stores value only
 
  # Safety
  `opt` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
  */
-void rocksdb_options_set_max_total_wal_size(rocksdb_options_t *opt, uint64_t n);
+void rocksdb_options_set_max_total_wal_size(rocksdb_options_t *opt,
+                                            uint64_t n);
 
 /*
  Returns `max_total_wal_size` as last set, or RocksDB's default. 0 for a NULL `opt`.
@@ -7740,12 +7761,15 @@ void rocksdb_options_set_min_blob_size(rocksdb_options_t *opt, uint64_t val);
 uint64_t rocksdb_options_get_min_blob_size(rocksdb_options_t *opt);
 
 /*
- Sets `min_write_buffer_number_to_merge`; the engine honours it (`engine::options`).
+ Sets `min_write_buffer_number_to_merge`. solistore keeps the value (its getter returns it, the OPTIONS file records
+ it) but does not act on it yet (each immutable memtable is flushed on its own).
+ solistore: stores value only
 
  # Safety
  `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
  */
-void rocksdb_options_set_min_write_buffer_number_to_merge(rocksdb_options_t *options, int v);
+void rocksdb_options_set_min_write_buffer_number_to_merge(rocksdb_options_t *options,
+                                                          int v);
 
 /*
  Returns `min_write_buffer_number_to_merge` as last set, or RocksDB's default. 0 for a NULL `options`.
@@ -7808,7 +7832,10 @@ void rocksdb_options_set_optimize_filters_for_hits(rocksdb_options_t *options,
 unsigned char rocksdb_options_get_optimize_filters_for_hits(rocksdb_options_t *options);
 
 /*
- Sets `paranoid_checks`; the engine honours it (`engine::options`).
+ Sets `paranoid_checks`. solistore keeps the value (its getter returns it, the OPTIONS file records
+ it) but does not act on it yet (background errors always stop writes, as with true;
+ docs/design/differences-from-rocksdb.md).
+ solistore: stores value only
 
  # Safety
  `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
@@ -7950,12 +7977,15 @@ void rocksdb_options_set_soft_pending_compaction_bytes_limit(rocksdb_options_t *
 size_t rocksdb_options_get_soft_pending_compaction_bytes_limit(rocksdb_options_t *opt);
 
 /*
- Sets `stats_dump_period_sec`; the engine honours it (`engine::options`).
+ Sets `stats_dump_period_sec`. solistore keeps the value (its getter returns it, the OPTIONS file records
+ it) but does not act on it yet (there is no LOG file to dump statistics to).
+ solistore: stores value only
 
  # Safety
  `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
  */
-void rocksdb_options_set_stats_dump_period_sec(rocksdb_options_t *options, unsigned int v);
+void rocksdb_options_set_stats_dump_period_sec(rocksdb_options_t *options,
+                                               unsigned int v);
 
 /*
  Returns `stats_dump_period_sec` as last set, or RocksDB's default. 0 for a NULL `options`.
@@ -8069,7 +8099,9 @@ void rocksdb_options_set_ttl(rocksdb_options_t *options, uint64_t v);
 uint64_t rocksdb_options_get_ttl(rocksdb_options_t *options);
 
 /*
- Sets `unordered_write`; the engine honours it (`engine::options`).
+ Sets `unordered_write`. solistore keeps the value (its getter returns it, the OPTIONS file records
+ it) but does not act on it yet (writes are always ordered).
+ solistore: stores value only
 
  # Safety
  `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
@@ -8139,7 +8171,9 @@ void rocksdb_options_set_use_direct_reads(rocksdb_options_t *options,
 unsigned char rocksdb_options_get_use_direct_reads(rocksdb_options_t *options);
 
 /*
- Sets `use_fsync`; the engine honours it (`engine::options`).
+ Sets `use_fsync`. solistore keeps the value (its getter returns it, the OPTIONS file records
+ it) but does not act on it yet (syncs use fdatasync).
+ solistore: stores value only
 
  # Safety
  `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
@@ -8155,12 +8189,15 @@ void rocksdb_options_set_use_fsync(rocksdb_options_t *options, int v);
 int rocksdb_options_get_use_fsync(rocksdb_options_t *options);
 
 /*
- Sets `wal_bytes_per_sync`; the engine honours it (`engine::options`).
+ Sets `wal_bytes_per_sync`. solistore keeps the value (its getter returns it, the OPTIONS file records
+ it) but does not act on it yet (the WAL is synced only when a write asks for it).
+ solistore: stores value only
 
  # Safety
  `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
  */
-void rocksdb_options_set_wal_bytes_per_sync(rocksdb_options_t *options, uint64_t v);
+void rocksdb_options_set_wal_bytes_per_sync(rocksdb_options_t *options,
+                                            uint64_t v);
 
 /*
  Returns `wal_bytes_per_sync` as last set, or RocksDB's default. 0 for a NULL `options`.
