@@ -12,7 +12,7 @@ LIB := $(LIBDIR)/libsolistore.so
 # library under `ldb` and `sst_dump` when a test spawns them.
 DROPIN := $(LIBDIR)/dropin
 
-.PHONY: all build dropin run run-dotnet lint test test-rust test-c test-c-sanitize test-python test-dotnet abi soak install clean
+.PHONY: all build dropin run run-dotnet lint test test-rust test-c test-c-sanitize test-python test-dotnet abi soak install install-check clean
 .PHONY: bench bench-quick bench-smoke
 .PHONY: fuzz fuzz-smoke fuzz-tools fuzz-seeds
 
@@ -67,7 +67,7 @@ run-dotnet: build
 # programs against libsolistore, against librocksdb 7.8.3, as a binary drop-in, and under
 # AddressSanitizer+UBSan and valgrind, the Python and .NET bindings on both libraries, a
 # smoke run of the benchmark driver on both engines, and 60 s of fuzzing per decoder.
-test: lint test-rust abi test-c test-c-sanitize test-python test-dotnet bench-smoke fuzz-smoke
+test: lint test-rust abi install-check test-c test-c-sanitize test-python test-dotnet bench-smoke fuzz-smoke
 
 # The formatting and the workspace lints (STYLE.md §4.8), warnings as errors.
 lint:
@@ -155,6 +155,21 @@ install: build
 	cd $(DESTDIR)$(PREFIX)/lib && for n in librocksdb.so librocksdb.so.7.8 librocksdb.so.11; do ln -sf libsolistore.so $$n; done
 	install -m 644 include/rocksdb/c.h $(DESTDIR)$(PREFIX)/include/rocksdb/c.h
 	sed -e 's|@PREFIX@|$(PREFIX)|g' solistore.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/solistore.pc
+
+# `make install` into a scratch PREFIX, then a C program built only from what pkg-config
+# says about the installed solistore.pc runs on the installed library, and again linked as
+# -lrocksdb through the installed drop-in names (a few seconds).
+install-check: build
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	  $(MAKE) --no-print-directory install PREFIX="$$tmp/prefix" >/dev/null; \
+	  flags=$$(PKG_CONFIG_PATH="$$tmp/prefix/lib/pkgconfig" pkg-config --cflags --libs solistore); \
+	  echo "install-check: pkg-config --cflags --libs solistore: $$flags"; \
+	  $(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -o "$$tmp/qs" bench/quickstart.c $$flags; \
+	  LD_LIBRARY_PATH="$$tmp/prefix/lib" "$$tmp/qs" "$$tmp/db1" >/dev/null; \
+	  $(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I"$$tmp/prefix/include" -o "$$tmp/qs2" bench/quickstart.c \
+	    -L"$$tmp/prefix/lib" -lrocksdb; \
+	  LD_LIBRARY_PATH="$$tmp/prefix/lib" "$$tmp/qs2" "$$tmp/db2" >/dev/null; \
+	  echo "install-check: the installed header, library, links and solistore.pc build and run a C program"
 
 clean:
 	$(CARGO) clean

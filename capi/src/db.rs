@@ -10,8 +10,7 @@
 //! Everything here is a thin adapter: the engine produces RocksDB's status texts, and the
 //! errptr, ownership and NULL rules come from `ffi` (c-api-conventions.md §2–4).
 //! Flushes, manual compaction, approximate sizes and file deletion control are in
-//! `db::maintenance` (background path); the table-file view behind file properties and
-//! approximate sizes is `db::files`.
+//! `db::maintenance` (background path).
 
 use std::ffi::{c_char, c_int, c_uchar};
 use std::ptr;
@@ -29,7 +28,6 @@ use crate::types::rocksdb_slice_t;
 use crate::writebatch::rocksdb_writebatch_t;
 use crate::writeoptions::rocksdb_writeoptions_t;
 
-pub(crate) mod files;
 pub mod maintenance;
 #[cfg(test)]
 mod table_tests;
@@ -283,8 +281,9 @@ pub unsafe extern "C" fn rocksdb_open_column_families(
 
 /// Opens the DB at `name` read-only with its default column family: no lock, no writes (they
 /// fail with `Not implemented: Not supported operation in read only mode.`); the WAL is
-/// replayed in memory, or, with `error_if_wal_file_exists`, its presence is an error.
-/// Returns a handle owned by the caller, or NULL with `*errptr` set.
+/// replayed in memory. `error_if_wal_file_exists` is ignored, as RocksDB's single-family
+/// `DB::OpenForReadOnly` ignores it (only `rocksdb_open_for_read_only_column_families`
+/// honours it). Returns a handle owned by the caller, or NULL with `*errptr` set.
 ///
 /// # Safety
 /// As `rocksdb_open`.
@@ -295,22 +294,18 @@ pub unsafe extern "C" fn rocksdb_open_for_read_only(
     error_if_wal_file_exists: c_uchar,
     errptr: *mut *mut c_char,
 ) -> *mut rocksdb_t {
+    let _ = error_if_wal_file_exists;
     ffi::guarded(errptr, "rocksdb_open_for_read_only", || {
         // SAFETY: forwarded contract.
-        unsafe {
-            open_impl(
-                options,
-                name,
-                None,
-                ptr::null_mut(),
-                Some(ffi::c_bool(error_if_wal_file_exists)),
-            )
-        }
+        unsafe { open_impl(options, name, None, ptr::null_mut(), Some(false)) }
     })
 }
 
 /// Read-only open with a list of column families (a subset is allowed). Handles are
-/// returned as in `rocksdb_open_column_families`.
+/// returned as in `rocksdb_open_column_families`. With `error_if_wal_file_exists`, any WAL
+/// file in the directory (even an empty one) fails the open with RocksDB's
+/// `Corruption: The db was opened in readonly mode with error_if_wal_file_existsflag but a WAL
+/// file already exists` (sic).
 ///
 /// # Safety
 /// As `rocksdb_open_column_families`.
@@ -378,6 +373,35 @@ pub unsafe extern "C" fn rocksdb_destroy_db(
     ffi::guarded(errptr, "rocksdb_destroy_db", || {
         // SAFETY: per this function's contract; NULL is checked.
         Db::destroy(unsafe { ffi::cstr(name, "name")? })
+    })
+}
+
+/// Repairs the closed DB at `name` as RocksDB's `RepairDB` does: every readable table is
+/// listed again in a new MANIFEST (all in level 0, in the column family its properties name,
+/// which is created when needed), unreadable tables and the old MANIFESTs are moved to
+/// `<name>/lost/`, and the WALs are converted to tables (a copy of each is kept in `lost/`).
+/// `options` serve every column family. Errors (no such directory, the DB is open) set
+/// `*errptr`. See `engine::db::repair` for what it keeps beyond RocksDB.
+///
+/// # Safety
+/// `options` must be NULL or a live handle, `name` NULL or a C string, `errptr` NULL or a
+/// valid errptr.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rocksdb_repair_db(
+    options: *const rocksdb_options_t,
+    name: *const c_char,
+    errptr: *mut *mut c_char,
+) {
+    ffi::guarded(errptr, "rocksdb_repair_db", || {
+        // SAFETY: per this function's contract; NULLs are checked.
+        let opts = unsafe { ffi::borrow(options, "options")? };
+        // SAFETY: per this function's contract; NULL is checked.
+        let path = unsafe { ffi::cstr(name, "name")? };
+        let mut db_opts = opts.db.clone();
+        if db_opts.write_buffer_manager.is_none() {
+            db_opts.write_buffer_manager = opts.s.write_buffer_manager.clone();
+        }
+        Db::repair(&db_opts, &opts.engine_cf_options()?, path)
     })
 }
 

@@ -39,8 +39,8 @@ pub unsafe extern "C" fn rocksdb_flushoptions_destroy(opt: *mut rocksdb_flushopt
     })
 }
 
-/// Whether a flush waits for completion.
-/// solistore: stores value only
+/// Whether a flush waits for completion (`rocksdb_flush*` honour it: with 0 they return once
+/// the memtables are switched and the tables are being written in the background).
 ///
 /// # Safety
 /// `opt` must be NULL or a live flush options handle.

@@ -4,7 +4,8 @@
 //! The engine's `ReadOptions` holds what it acts on: the snapshot (as a sequence number),
 //! the iterate bounds (copied, so the caller's bytes need not outlive the options, a safe
 //! superset of RocksDB, which keeps a pointer), `verify_checksums`, `fill_cache`,
-//! `total_order_seek`, `prefix_same_as_start`, `ignore_range_deletions` and `pin_data`.
+//! `total_order_seek` (always in effect: there is no prefix seek) and `ignore_range_deletions`
+//! (`prefix_same_as_start` and `pin_data` are carried too, without effect).
 //! Everything else is kept here only so that its getter returns it; those setters carry the
 //! coverage marker.
 
@@ -312,7 +313,10 @@ pub unsafe extern "C" fn rocksdb_readoptions_get_readahead_size(
     })
 }
 
-/// Seeks follow the prefix extractor's domain only within the start key's prefix.
+/// Sets whether an iterator stops at the end of its seek key's prefix. The engine does not
+/// use prefix extractors yet (`rocksdb_options_set_prefix_extractor` stores one only), so
+/// iterators run in total order whatever this says.
+/// solistore: stores value only
 ///
 /// # Safety
 /// `opt` must be NULL or a live read options handle.
@@ -339,7 +343,10 @@ pub unsafe extern "C" fn rocksdb_readoptions_get_prefix_same_as_start(
     })
 }
 
-/// Keeps iterator keys and values pinned for the iterator's lifetime.
+/// Asks that iterator keys stay valid for the iterator's lifetime. RocksDB promises it only
+/// where the iterator's `rocksdb.iterator.is-key-pinned` property says 1; solistore's
+/// iterator keys stay valid until the next move whatever this says.
+/// solistore: stores value only
 ///
 /// # Safety
 /// `opt` must be NULL or a live read options handle.

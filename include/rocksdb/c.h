@@ -1583,8 +1583,9 @@ rocksdb_t *rocksdb_open_column_families(const rocksdb_options_t *options,
 /*
  Opens the DB at `name` read-only with its default column family: no lock, no writes (they
  fail with `Not implemented: Not supported operation in read only mode.`); the WAL is
- replayed in memory, or, with `error_if_wal_file_exists`, its presence is an error.
- Returns a handle owned by the caller, or NULL with `*errptr` set.
+ replayed in memory. `error_if_wal_file_exists` is ignored, as RocksDB's single-family
+ `DB::OpenForReadOnly` ignores it (only `rocksdb_open_for_read_only_column_families`
+ honours it). Returns a handle owned by the caller, or NULL with `*errptr` set.
 
  # Safety
  As `rocksdb_open`.
@@ -1596,7 +1597,10 @@ rocksdb_t *rocksdb_open_for_read_only(const rocksdb_options_t *options,
 
 /*
  Read-only open with a list of column families (a subset is allowed). Handles are
- returned as in `rocksdb_open_column_families`.
+ returned as in `rocksdb_open_column_families`. With `error_if_wal_file_exists`, any WAL
+ file in the directory (even an empty one) fails the open with RocksDB's
+ `Corruption: The db was opened in readonly mode with error_if_wal_file_existsflag but a WAL
+ file already exists` (sic).
 
  # Safety
  As `rocksdb_open_column_families`.
@@ -1630,6 +1634,20 @@ void rocksdb_close(rocksdb_t *db);
  valid errptr.
  */
 void rocksdb_destroy_db(const rocksdb_options_t *options, const char *name, char **errptr);
+
+/*
+ Repairs the closed DB at `name` as RocksDB's `RepairDB` does: every readable table is
+ listed again in a new MANIFEST (all in level 0, in the column family its properties name,
+ which is created when needed), unreadable tables and the old MANIFESTs are moved to
+ `<name>/lost/`, and the WALs are converted to tables (a copy of each is kept in `lost/`).
+ `options` serve every column family. Errors (no such directory, the DB is open) set
+ `*errptr`. See `engine::db::repair` for what it keeps beyond RocksDB.
+
+ # Safety
+ `options` must be NULL or a live handle, `name` NULL or a C string, `errptr` NULL or a
+ valid errptr.
+ */
+void rocksdb_repair_db(const rocksdb_options_t *options, const char *name, char **errptr);
 
 /*
  Sets `key` to `val` in the default column family. On error sets `*errptr`; on success
@@ -2192,9 +2210,10 @@ void rocksdb_compact_range_cf_opt(rocksdb_t *db,
 /*
  Estimates the bytes the default column family's table files hold in each range
  `[range_start_key[i], range_limit_key[i])` and stores it in `sizes[i]`: files inside a
- range count whole, files a range cuts count by the share of their key span it covers
- (bytewise comparator; whole otherwise). Memtables are not counted. An empty or inverted
- range gives 0. Errors set `*errptr`.
+ range count whole, files a range cuts count the bytes between the data blocks that would
+ hold the range's ends (RocksDB's `ApproximateOffsetOf`, read from the index block).
+ Memtables are not counted. An empty or inverted range gives 0 (RocksDB asserts). Errors
+ set `*errptr`.
 
  # Safety
  `db` must be NULL or a live handle; the four key arrays must hold `num_ranges` entries,
@@ -2480,8 +2499,8 @@ rocksdb_flushoptions_t *rocksdb_flushoptions_create(void);
 void rocksdb_flushoptions_destroy(rocksdb_flushoptions_t *opt);
 
 /*
- Whether a flush waits for completion.
- solistore: stores value only
+ Whether a flush waits for completion (`rocksdb_flush*` honour it: with 0 they return once
+ the memtables are switched and the tables are being written in the background).
 
  # Safety
  `opt` must be NULL or a live flush options handle.
@@ -4036,11 +4055,6 @@ void rocksdb_put_with_ts(rocksdb_t *db,
                          const char *val,
                          size_t vallen,
                          char **errptr);
-
-/*
- Not implemented in solistore: stores `Not implemented: rocksdb_repair_db` in `*errptr`.
- */
-void rocksdb_repair_db(const rocksdb_options_t *options, const char *name, char **errptr);
 
 /*
  Not implemented in solistore: does nothing.
@@ -6246,9 +6260,10 @@ void rocksdb_options_set_ratelimiter(rocksdb_options_t *opt, rocksdb_ratelimiter
 
 /*
  Sets the write buffer manager (the engine's object, kept as
- `StoredOptions::write_buffer_manager` for the write path). Shared: the caller may destroy
- its handle right after. NULL is ignored. solistore's memtables do not report to it yet.
- solistore: stores value only
+ `StoredOptions::write_buffer_manager` and handed to the DB at open). Shared: the caller may
+ destroy its handle right after. NULL is ignored. Every DB opened with it charges its
+ memtables to it (and through it to its cache), and switches its largest memtable when the
+ manager's budget asks for a flush.
 
  # Safety
  `opt` must be NULL (ignored) or a live `rocksdb_options_t`; `wbm` NULL or live.
@@ -6287,8 +6302,9 @@ rocksdb_logger_t *rocksdb_options_get_info_log(rocksdb_options_t *opt);
 
 /*
  Turns statistics on: a fresh statistics object shared by copies of these options. The
- tickers the engine counts (keys and bytes written and read, WAL syncs) are reported once
- the DB opened with these options attaches its counters.
+ tickers the engine counts (keys and bytes written and read, multi-gets, WAL syncs, block
+ cache hits, misses and inserts; `options::statistics`) are reported once the DB opened
+ with these options attaches its counters.
 
  # Safety
  `opt` must be NULL (ignored) or a live `rocksdb_options_t`.
@@ -6570,7 +6586,9 @@ void rocksdb_options_set_advise_random_on_open(rocksdb_options_t *options,
 unsigned char rocksdb_options_get_advise_random_on_open(rocksdb_options_t *options);
 
 /*
- Sets `allow_concurrent_memtable_write`; the engine honours it (`engine::options`).
+ Sets `allow_concurrent_memtable_write`. solistore keeps the value (its getter returns it, the OPTIONS file records
+ it) but does not act on it yet (memtable inserts of a group are made by its leader).
+ solistore: stores value only
 
  # Safety
  `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
@@ -6838,7 +6856,9 @@ void rocksdb_options_set_bottommost_compression(rocksdb_options_t *options,
 int rocksdb_options_get_bottommost_compression(rocksdb_options_t *options);
 
 /*
- Sets `bytes_per_sync`; the engine honours it (`engine::options`).
+ Sets `bytes_per_sync`. solistore keeps the value (its getter returns it, the OPTIONS file records
+ it) but does not act on it yet (tables are synced once, when written).
+ solistore: stores value only
 
  # Safety
  `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
@@ -6976,7 +6996,9 @@ void rocksdb_options_set_db_write_buffer_size(rocksdb_options_t *options, size_t
 size_t rocksdb_options_get_db_write_buffer_size(rocksdb_options_t *options);
 
 /*
- Sets `delete_obsolete_files_period_micros`; the engine honours it (`engine::options`).
+ Sets `delete_obsolete_files_period_micros`. solistore keeps the value (its getter returns it, the OPTIONS file records
+ it) but does not act on it yet (obsolete files are deleted as soon as nothing uses them).
+ solistore: stores value only
 
  # Safety
  `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
@@ -7055,12 +7077,15 @@ void rocksdb_options_set_enable_blob_gc(rocksdb_options_t *opt,
 unsigned char rocksdb_options_get_enable_blob_gc(rocksdb_options_t *opt);
 
 /*
- Sets `enable_pipelined_write`; the engine honours it (`engine::options`).
+ Sets `enable_pipelined_write`. solistore keeps the value (its getter returns it, the OPTIONS file records
+ it) but does not act on it yet.
+ solistore: stores value only
 
  # Safety
  `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
  */
-void rocksdb_options_set_enable_pipelined_write(rocksdb_options_t *options, unsigned char v);
+void rocksdb_options_set_enable_pipelined_write(rocksdb_options_t *options,
+                                                unsigned char v);
 
 /*
  Returns `enable_pipelined_write` as last set, or RocksDB's default. 0 for a NULL `options`.
@@ -7380,12 +7405,15 @@ void rocksdb_options_set_max_background_flushes(rocksdb_options_t *options,
 int rocksdb_options_get_max_background_flushes(rocksdb_options_t *options);
 
 /*
- Sets `max_background_jobs`; the engine honours it (`engine::options`).
+ Sets `max_background_jobs`. solistore keeps the value (its getter returns it, the OPTIONS file records
+ it) but does not act on it yet.
+ solistore: stores value only
 
  # Safety
  `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
  */
-void rocksdb_options_set_max_background_jobs(rocksdb_options_t *options, int v);
+void rocksdb_options_set_max_background_jobs(rocksdb_options_t *options,
+                                             int v);
 
 /*
  Returns `max_background_jobs` as last set, or RocksDB's default. 0 for a NULL `options`.
@@ -7482,12 +7510,15 @@ void rocksdb_options_set_max_log_file_size(rocksdb_options_t *options,
 size_t rocksdb_options_get_max_log_file_size(rocksdb_options_t *options);
 
 /*
- Sets `max_manifest_file_size`; the engine honours it (`engine::options`).
+ Sets `max_manifest_file_size`. solistore keeps the value (its getter returns it, the OPTIONS file records
+ it) but does not act on it yet (a new MANIFEST is started at each open only).
+ solistore: stores value only
 
  # Safety
  `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
  */
-void rocksdb_options_set_max_manifest_file_size(rocksdb_options_t *options, size_t v);
+void rocksdb_options_set_max_manifest_file_size(rocksdb_options_t *options,
+                                                size_t v);
 
 /*
  Returns `max_manifest_file_size` as last set, or RocksDB's default. 0 for a NULL `options`.
@@ -7498,7 +7529,9 @@ void rocksdb_options_set_max_manifest_file_size(rocksdb_options_t *options, size
 size_t rocksdb_options_get_max_manifest_file_size(rocksdb_options_t *options);
 
 /*
- Sets `max_open_files`; the engine honours it (`engine::options`).
+ Sets `max_open_files`. solistore keeps the value (its getter returns it, the OPTIONS file records
+ it) but does not act on it yet (every live table stays open, as with -1).
+ solistore: stores value only
 
  # Safety
  `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
@@ -7567,12 +7600,16 @@ void rocksdb_options_set_max_successive_merges(rocksdb_options_t *options,
 size_t rocksdb_options_get_max_successive_merges(rocksdb_options_t *options);
 
 /*
- Sets `max_total_wal_size`; the engine honours it (`engine::options`).
+ Sets `max_total_wal_size`. solistore keeps the value (its getter returns it, the OPTIONS file records
+ it) but does not act on it yet (a WAL is deleted once every family has flushed what it
+ holds; no flush is forced by the WALs' total size).
+ solistore: stores value only
 
  # Safety
  `opt` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
  */
-void rocksdb_options_set_max_total_wal_size(rocksdb_options_t *opt, uint64_t n);
+void rocksdb_options_set_max_total_wal_size(rocksdb_options_t *opt,
+                                            uint64_t n);
 
 /*
  Returns `max_total_wal_size` as last set, or RocksDB's default. 0 for a NULL `opt`.
@@ -7734,12 +7771,15 @@ void rocksdb_options_set_min_blob_size(rocksdb_options_t *opt, uint64_t val);
 uint64_t rocksdb_options_get_min_blob_size(rocksdb_options_t *opt);
 
 /*
- Sets `min_write_buffer_number_to_merge`; the engine honours it (`engine::options`).
+ Sets `min_write_buffer_number_to_merge`. solistore keeps the value (its getter returns it, the OPTIONS file records
+ it) but does not act on it yet (each immutable memtable is flushed on its own).
+ solistore: stores value only
 
  # Safety
  `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
  */
-void rocksdb_options_set_min_write_buffer_number_to_merge(rocksdb_options_t *options, int v);
+void rocksdb_options_set_min_write_buffer_number_to_merge(rocksdb_options_t *options,
+                                                          int v);
 
 /*
  Returns `min_write_buffer_number_to_merge` as last set, or RocksDB's default. 0 for a NULL `options`.
@@ -7802,7 +7842,10 @@ void rocksdb_options_set_optimize_filters_for_hits(rocksdb_options_t *options,
 unsigned char rocksdb_options_get_optimize_filters_for_hits(rocksdb_options_t *options);
 
 /*
- Sets `paranoid_checks`; the engine honours it (`engine::options`).
+ Sets `paranoid_checks`. solistore keeps the value (its getter returns it, the OPTIONS file records
+ it) but does not act on it yet (background errors always stop writes, as with true;
+ docs/design/differences-from-rocksdb.md).
+ solistore: stores value only
 
  # Safety
  `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
@@ -7942,12 +7985,15 @@ void rocksdb_options_set_soft_pending_compaction_bytes_limit(rocksdb_options_t *
 size_t rocksdb_options_get_soft_pending_compaction_bytes_limit(rocksdb_options_t *opt);
 
 /*
- Sets `stats_dump_period_sec`; the engine honours it (`engine::options`).
+ Sets `stats_dump_period_sec`. solistore keeps the value (its getter returns it, the OPTIONS file records
+ it) but does not act on it yet (there is no LOG file to dump statistics to).
+ solistore: stores value only
 
  # Safety
  `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
  */
-void rocksdb_options_set_stats_dump_period_sec(rocksdb_options_t *options, unsigned int v);
+void rocksdb_options_set_stats_dump_period_sec(rocksdb_options_t *options,
+                                               unsigned int v);
 
 /*
  Returns `stats_dump_period_sec` as last set, or RocksDB's default. 0 for a NULL `options`.
@@ -8061,7 +8107,9 @@ void rocksdb_options_set_ttl(rocksdb_options_t *options, uint64_t v);
 uint64_t rocksdb_options_get_ttl(rocksdb_options_t *options);
 
 /*
- Sets `unordered_write`; the engine honours it (`engine::options`).
+ Sets `unordered_write`. solistore keeps the value (its getter returns it, the OPTIONS file records
+ it) but does not act on it yet (writes are always ordered).
+ solistore: stores value only
 
  # Safety
  `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
@@ -8131,7 +8179,9 @@ void rocksdb_options_set_use_direct_reads(rocksdb_options_t *options,
 unsigned char rocksdb_options_get_use_direct_reads(rocksdb_options_t *options);
 
 /*
- Sets `use_fsync`; the engine honours it (`engine::options`).
+ Sets `use_fsync`. solistore keeps the value (its getter returns it, the OPTIONS file records
+ it) but does not act on it yet (syncs use fdatasync).
+ solistore: stores value only
 
  # Safety
  `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
@@ -8147,12 +8197,15 @@ void rocksdb_options_set_use_fsync(rocksdb_options_t *options, int v);
 int rocksdb_options_get_use_fsync(rocksdb_options_t *options);
 
 /*
- Sets `wal_bytes_per_sync`; the engine honours it (`engine::options`).
+ Sets `wal_bytes_per_sync`. solistore keeps the value (its getter returns it, the OPTIONS file records
+ it) but does not act on it yet (the WAL is synced only when a write asks for it).
+ solistore: stores value only
 
  # Safety
  `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
  */
-void rocksdb_options_set_wal_bytes_per_sync(rocksdb_options_t *options, uint64_t v);
+void rocksdb_options_set_wal_bytes_per_sync(rocksdb_options_t *options,
+                                            uint64_t v);
 
 /*
  Returns `wal_bytes_per_sync` as last set, or RocksDB's default. 0 for a NULL `options`.
@@ -8727,7 +8780,10 @@ void rocksdb_readoptions_set_readahead_size(rocksdb_readoptions_t *opt, size_t v
 size_t rocksdb_readoptions_get_readahead_size(rocksdb_readoptions_t *opt);
 
 /*
- Seeks follow the prefix extractor's domain only within the start key's prefix.
+ Sets whether an iterator stops at the end of its seek key's prefix. The engine does not
+ use prefix extractors yet (`rocksdb_options_set_prefix_extractor` stores one only), so
+ iterators run in total order whatever this says.
+ solistore: stores value only
 
  # Safety
  `opt` must be NULL or a live read options handle.
@@ -8743,7 +8799,10 @@ void rocksdb_readoptions_set_prefix_same_as_start(rocksdb_readoptions_t *opt, un
 unsigned char rocksdb_readoptions_get_prefix_same_as_start(rocksdb_readoptions_t *opt);
 
 /*
- Keeps iterator keys and values pinned for the iterator's lifetime.
+ Asks that iterator keys stay valid for the iterator's lifetime. RocksDB promises it only
+ where the iterator's `rocksdb.iterator.is-key-pinned` property says 1; solistore's
+ iterator keys stay valid until the next move whatever this says.
+ solistore: stores value only
 
  # Safety
  `opt` must be NULL or a live read options handle.

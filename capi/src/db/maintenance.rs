@@ -4,8 +4,8 @@
 //! `rocksdb_cancel_all_background_work`: the DB's background path driven by hand.
 //!
 //! Flushes and manual compactions are the engine's (`Db::flush`, `Db::compact_range`, which
-//! flushes first); approximate sizes come from the table files the MANIFEST lists
-//! (`db::files`). RocksDB's `rocksdb_compact_range*` have no errptr and drop the status:
+//! flushes first); approximate sizes are the engine's too (`Db::approximate_file_sizes`:
+//! whole files inside a range, index-block offsets in the files a range cuts, as RocksDB). RocksDB's `rocksdb_compact_range*` have no errptr and drop the status:
 //! errors are swallowed here too (a failed compaction that poisons the DB shows up in the
 //! next write).
 
@@ -15,7 +15,7 @@ use std::sync::atomic::Ordering;
 use engine::db::{ColumnFamilyHandle, Db};
 use engine::Error;
 
-use super::{array, borrow_db, byte_strings, count, files, rocksdb_t};
+use super::{array, borrow_db, byte_strings, count, rocksdb_t};
 use crate::column_family::{borrow_cf, rocksdb_column_family_handle_t};
 use crate::compactoptions::rocksdb_compactoptions_t;
 use crate::constants::{
@@ -327,14 +327,13 @@ unsafe fn approximate_sizes_impl(
     if !include_memtable && !include_files {
         return Err(Error::invalid_argument("Invalid options"));
     }
-    let table_files = if include_files {
-        files::cf_files(db, &cf)?
+    let ranges: Vec<(&[u8], &[u8])> = starts.iter().copied().zip(limits.iter().copied()).collect();
+    let file_bytes = if include_files {
+        db.approximate_file_sizes(&cf, &ranges)?
     } else {
-        Vec::new()
+        vec![0; n]
     };
-    let cmp = cf.options().comparator.clone();
-    for (i, (start, limit)) in starts.iter().zip(&limits).enumerate() {
-        let size = files::approximate_size(&table_files, cmp.as_ref(), start, limit);
+    for (i, size) in file_bytes.into_iter().enumerate() {
         // SAFETY: `sizes` holds `n` writable entries per the contract and `i < n`.
         unsafe { ffi::write_out(sizes.wrapping_add(i), size) };
     }
@@ -343,9 +342,10 @@ unsafe fn approximate_sizes_impl(
 
 /// Estimates the bytes the default column family's table files hold in each range
 /// `[range_start_key[i], range_limit_key[i])` and stores it in `sizes[i]`: files inside a
-/// range count whole, files a range cuts count by the share of their key span it covers
-/// (bytewise comparator; whole otherwise). Memtables are not counted. An empty or inverted
-/// range gives 0. Errors set `*errptr`.
+/// range count whole, files a range cuts count the bytes between the data blocks that would
+/// hold the range's ends (RocksDB's `ApproximateOffsetOf`, read from the index block).
+/// Memtables are not counted. An empty or inverted range gives 0 (RocksDB asserts). Errors
+/// set `*errptr`.
 ///
 /// # Safety
 /// `db` must be NULL or a live handle; the four key arrays must hold `num_ranges` entries,

@@ -167,12 +167,11 @@ impl TestDb {
     fn live_sst_bytes(&self) -> Vec<Vec<u8>> {
         // SAFETY: a live handle.
         let engine_db = unsafe { &(&*self.db).db };
-        let files = super::files::live_files(engine_db).expect("MANIFEST readable");
-        files
-            .values()
-            .flatten()
-            .map(|f| {
-                let p = self.dir().join(format!("{:06}.sst", f.meta.number));
+        engine_db
+            .live_files()
+            .iter()
+            .map(|(_, _, f)| {
+                let p = self.dir().join(format!("{:06}.sst", f.number));
                 std::fs::read(p).expect("live table exists")
             })
             .collect()

@@ -154,7 +154,9 @@ pub unsafe extern "C" fn rocksdb_options_get_advise_random_on_open(
     }
 }
 
-/// Sets `allow_concurrent_memtable_write`; the engine honours it (`engine::options`).
+/// Sets `allow_concurrent_memtable_write`. solistore keeps the value (its getter returns it, the OPTIONS file records
+/// it) but does not act on it yet (memtable inserts of a group are made by its leader).
+/// solistore: stores value only
 ///
 /// # Safety
 /// `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
@@ -665,7 +667,9 @@ pub unsafe extern "C" fn rocksdb_options_get_bottommost_compression(
     }
 }
 
-/// Sets `bytes_per_sync`; the engine honours it (`engine::options`).
+/// Sets `bytes_per_sync`. solistore keeps the value (its getter returns it, the OPTIONS file records
+/// it) but does not act on it yet (tables are synced once, when written).
+/// solistore: stores value only
 ///
 /// # Safety
 /// `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
@@ -939,7 +943,9 @@ pub unsafe extern "C" fn rocksdb_options_get_db_write_buffer_size(
     }
 }
 
-/// Sets `delete_obsolete_files_period_micros`; the engine honours it (`engine::options`).
+/// Sets `delete_obsolete_files_period_micros`. solistore keeps the value (its getter returns it, the OPTIONS file records
+/// it) but does not act on it yet (obsolete files are deleted as soon as nothing uses them).
+/// solistore: stores value only
 ///
 /// # Safety
 /// `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
@@ -1099,7 +1105,9 @@ pub unsafe extern "C" fn rocksdb_options_get_enable_blob_gc(
     }
 }
 
-/// Sets `enable_pipelined_write`; the engine honours it (`engine::options`).
+/// Sets `enable_pipelined_write`. solistore keeps the value (its getter returns it, the OPTIONS file records
+/// it) but does not act on it yet.
+/// solistore: stores value only
 ///
 /// # Safety
 /// `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
@@ -1775,7 +1783,9 @@ pub unsafe extern "C" fn rocksdb_options_get_max_background_flushes(
     }
 }
 
-/// Sets `max_background_jobs`; the engine honours it (`engine::options`).
+/// Sets `max_background_jobs`. solistore keeps the value (its getter returns it, the OPTIONS file records
+/// it) but does not act on it yet.
+/// solistore: stores value only
 ///
 /// # Safety
 /// `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
@@ -1988,7 +1998,9 @@ pub unsafe extern "C" fn rocksdb_options_get_max_log_file_size(
     }
 }
 
-/// Sets `max_manifest_file_size`; the engine honours it (`engine::options`).
+/// Sets `max_manifest_file_size`. solistore keeps the value (its getter returns it, the OPTIONS file records
+/// it) but does not act on it yet (a new MANIFEST is started at each open only).
+/// solistore: stores value only
 ///
 /// # Safety
 /// `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
@@ -2021,7 +2033,9 @@ pub unsafe extern "C" fn rocksdb_options_get_max_manifest_file_size(
     }
 }
 
-/// Sets `max_open_files`; the engine honours it (`engine::options`).
+/// Sets `max_open_files`. solistore keeps the value (its getter returns it, the OPTIONS file records
+/// it) but does not act on it yet (every live table stays open, as with -1).
+/// solistore: stores value only
 ///
 /// # Safety
 /// `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
@@ -2159,7 +2173,10 @@ pub unsafe extern "C" fn rocksdb_options_get_max_successive_merges(
     }
 }
 
-/// Sets `max_total_wal_size`; the engine honours it (`engine::options`).
+/// Sets `max_total_wal_size`. solistore keeps the value (its getter returns it, the OPTIONS file records
+/// it) but does not act on it yet (a WAL is deleted once every family has flushed what it
+/// holds; no flush is forced by the WALs' total size).
+/// solistore: stores value only
 ///
 /// # Safety
 /// `opt` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
@@ -2506,7 +2523,9 @@ pub unsafe extern "C" fn rocksdb_options_get_min_blob_size(opt: *mut rocksdb_opt
     }
 }
 
-/// Sets `min_write_buffer_number_to_merge`; the engine honours it (`engine::options`).
+/// Sets `min_write_buffer_number_to_merge`. solistore keeps the value (its getter returns it, the OPTIONS file records
+/// it) but does not act on it yet (each immutable memtable is flushed on its own).
+/// solistore: stores value only
 ///
 /// # Safety
 /// `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
@@ -2643,7 +2662,10 @@ pub unsafe extern "C" fn rocksdb_options_get_optimize_filters_for_hits(
     }
 }
 
-/// Sets `paranoid_checks`; the engine honours it (`engine::options`).
+/// Sets `paranoid_checks`. solistore keeps the value (its getter returns it, the OPTIONS file records
+/// it) but does not act on it yet (background errors always stop writes, as with true;
+/// docs/design/differences-from-rocksdb.md).
+/// solistore: stores value only
 ///
 /// # Safety
 /// `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
@@ -2929,7 +2951,9 @@ pub unsafe extern "C" fn rocksdb_options_get_soft_pending_compaction_bytes_limit
     }
 }
 
-/// Sets `stats_dump_period_sec`; the engine honours it (`engine::options`).
+/// Sets `stats_dump_period_sec`. solistore keeps the value (its getter returns it, the OPTIONS file records
+/// it) but does not act on it yet (there is no LOG file to dump statistics to).
+/// solistore: stores value only
 ///
 /// # Safety
 /// `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
@@ -3167,7 +3191,9 @@ pub unsafe extern "C" fn rocksdb_options_get_ttl(options: *mut rocksdb_options_t
     unsafe { get(options, "rocksdb_options_get_ttl", |o| o.s.ttl) }
 }
 
-/// Sets `unordered_write`; the engine honours it (`engine::options`).
+/// Sets `unordered_write`. solistore keeps the value (its getter returns it, the OPTIONS file records
+/// it) but does not act on it yet (writes are always ordered).
+/// solistore: stores value only
 ///
 /// # Safety
 /// `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
@@ -3306,7 +3332,9 @@ pub unsafe extern "C" fn rocksdb_options_get_use_direct_reads(
     }
 }
 
-/// Sets `use_fsync`; the engine honours it (`engine::options`).
+/// Sets `use_fsync`. solistore keeps the value (its getter returns it, the OPTIONS file records
+/// it) but does not act on it yet (syncs use fdatasync).
+/// solistore: stores value only
 ///
 /// # Safety
 /// `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.
@@ -3334,7 +3362,9 @@ pub unsafe extern "C" fn rocksdb_options_get_use_fsync(options: *mut rocksdb_opt
     }
 }
 
-/// Sets `wal_bytes_per_sync`; the engine honours it (`engine::options`).
+/// Sets `wal_bytes_per_sync`. solistore keeps the value (its getter returns it, the OPTIONS file records
+/// it) but does not act on it yet (the WAL is synced only when a write asks for it).
+/// solistore: stores value only
 ///
 /// # Safety
 /// `options` must be NULL (the call is then ignored) or a live `rocksdb_options_t`.

@@ -1070,9 +1070,10 @@ pub unsafe extern "C" fn rocksdb_options_set_ratelimiter(
 }
 
 /// Sets the write buffer manager (the engine's object, kept as
-/// `StoredOptions::write_buffer_manager` for the write path). Shared: the caller may destroy
-/// its handle right after. NULL is ignored. solistore's memtables do not report to it yet.
-/// solistore: stores value only
+/// `StoredOptions::write_buffer_manager` and handed to the DB at open). Shared: the caller may
+/// destroy its handle right after. NULL is ignored. Every DB opened with it charges its
+/// memtables to it (and through it to its cache), and switches its largest memtable when the
+/// manager's budget asks for a flush.
 ///
 /// # Safety
 /// `opt` must be NULL (ignored) or a live `rocksdb_options_t`; `wbm` NULL or live.
@@ -1139,8 +1140,9 @@ pub unsafe extern "C" fn rocksdb_options_get_info_log(
 }
 
 /// Turns statistics on: a fresh statistics object shared by copies of these options. The
-/// tickers the engine counts (keys and bytes written and read, WAL syncs) are reported once
-/// the DB opened with these options attaches its counters.
+/// tickers the engine counts (keys and bytes written and read, multi-gets, WAL syncs, block
+/// cache hits, misses and inserts; `options::statistics`) are reported once the DB opened
+/// with these options attaches its counters.
 ///
 /// # Safety
 /// `opt` must be NULL (ignored) or a live `rocksdb_options_t`.

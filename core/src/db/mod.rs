@@ -10,6 +10,7 @@
 //! `write` (group commit), `read` (get, multi_get, iterators, snapshots), `column_family`,
 //! `error_handler` (background errors: what they stop, recovery from a full disk).
 
+mod approximate;
 mod background;
 mod checkpoint;
 pub mod column_family;
@@ -20,6 +21,7 @@ mod flush;
 mod open;
 mod properties;
 mod read;
+mod repair;
 mod super_version;
 mod table_cache;
 mod table_file;
@@ -42,7 +44,10 @@ use crate::options::{ColumnFamilyOptions, DbOptions, ReadOptions, WriteOptions};
 use crate::version::edit::VersionEdit;
 use crate::version::set::VersionSet;
 
-/// Counters behind `rocksdb.stats` and the statistics tickers. Relaxed atomics.
+/// Counters behind `rocksdb.stats` and the statistics tickers, counted as RocksDB counts its
+/// tickers: `keys_read` is every point lookup (`NUMBER_KEYS_READ`, found or not) and
+/// `bytes_read` the bytes of the values found; multi-gets count apart (`NUMBER_MULTIGET_*`).
+/// Relaxed atomics.
 #[derive(Debug, Default)]
 pub struct Stats {
     pub keys_written: AtomicU64,
@@ -63,6 +68,10 @@ pub struct Stats {
     pub compact_read_bytes: AtomicU64,
     pub compact_write_bytes: AtomicU64,
     pub flush_write_bytes: AtomicU64,
+    pub multiget_calls: AtomicU64,
+    pub multiget_keys_read: AtomicU64,
+    pub multiget_keys_found: AtomicU64,
+    pub multiget_bytes_read: AtomicU64,
 }
 
 /// State shared by every handle of one open DB.
@@ -252,6 +261,16 @@ impl Db {
         error_if_wal_file_exists: bool,
     ) -> Result<(Db, Vec<ColumnFamilyHandle>)> {
         open::open(opts, path, cfs, true, error_if_wal_file_exists)
+    }
+
+    /// RocksDB's `RepairDB`: rebuilds the MANIFEST of the (closed) DB at `path` from its
+    /// tables and converts its WALs to tables, setting aside in `lost/` what cannot be read
+    /// (see `db::repair`). `cf_opts` serves every column family.
+    ///
+    /// # Errors
+    /// The `LOCK` cannot be taken (no such directory, the DB is open), or an I/O error.
+    pub fn repair(opts: &DbOptions, cf_opts: &ColumnFamilyOptions, path: &str) -> Result<()> {
+        repair::repair(opts, cf_opts, path)
     }
 
     /// The names of the column families of the DB at `path`, in id order.
@@ -579,6 +598,12 @@ impl Db {
         &self.inner.stats
     }
 
+    /// Block cache hits, misses and inserts of this DB's table reads (RocksDB's
+    /// `BLOCK_CACHE_*` tickers).
+    pub fn block_cache_counts(&self) -> crate::sst::block_cache::BlockCacheCounts {
+        self.inner.table_cache.block_cache_counts()
+    }
+
     pub fn options(&self) -> &DbOptions {
         &self.inner.options
     }
@@ -586,6 +611,22 @@ impl Db {
     /// A property's text value (RocksDB's names), or None for an unknown property.
     pub fn property(&self, cf: &ColumnFamilyHandle, name: &str) -> Option<String> {
         properties::property(&self.inner, cf, name)
+    }
+
+    /// The table bytes of each `(start, limit)` user-key range of one column family, from
+    /// its current view (RocksDB's `GetApproximateSizes` with files only): whole files inside
+    /// a range, and for a file a range cuts, the span between the data blocks that would hold
+    /// `start` and `limit`. An empty or inverted range is 0.
+    ///
+    /// # Errors
+    /// I/O or corruption errors opening a table.
+    pub fn approximate_file_sizes(
+        &self,
+        cf: &ColumnFamilyHandle,
+        ranges: &[(&[u8], &[u8])],
+    ) -> Result<Vec<u64>> {
+        let cfd = self.inner.cfd(cf)?;
+        approximate::file_sizes(&self.inner, &cfd, ranges)
     }
 
     /// The live table files: (column family id, level, metadata), from each family's current

@@ -142,20 +142,22 @@ pub(crate) fn open(
         }
     }
 
-    // Replay the WALs.
-    let (wal_numbers, last_seq) = recover_wals(fs.as_ref(), &path, opts, &vs, &cfs, !read_only)?;
-    if read_only && error_if_wal_file_exists && !wal_numbers.is_empty() {
-        let non_empty = wal_numbers.iter().any(|n| {
-            fs.file_size(&filename::wal_file(&path, *n))
-                .map(|s| s > 0)
-                .unwrap_or(false)
-        });
-        if non_empty {
-            return Err(Error::invalid_argument(
-                "Found WAL files that contain unflushed data while opening read-only",
+    // Before any replay, as RocksDB: any WAL file in the directory, empty or not, fails a
+    // read-only open that asked so, with RocksDB's text (the missing space is theirs).
+    if read_only && error_if_wal_file_exists {
+        let has_wal = fs
+            .list_dir(&path)?
+            .iter()
+            .any(|n| matches!(filename::parse_file_name(n), Some(FileType::Wal(_))));
+        if has_wal {
+            return Err(Error::corruption(
+                "The db was opened in readonly mode with error_if_wal_file_exists\
+                 flag but a WAL file already exists",
             ));
         }
     }
+    // Replay the WALs.
+    let (_, last_seq) = recover_wals(fs.as_ref(), &path, opts, &vs, &cfs, !read_only)?;
     let last_seq = last_seq.max(vs.last_sequence);
     vs.last_sequence = last_seq;
     // A file that exists is in use even if the MANIFEST never recorded its number (a crash
@@ -305,12 +307,7 @@ fn start_writable(inner: &Arc<DbInner>, last_seq: u64) -> Result<()> {
 
 /// Creates the files of an empty DB: IDENTITY, MANIFEST-000001 and CURRENT.
 fn new_db(fs: &Arc<dyn FileSystem>, path: &Path) -> Result<()> {
-    let id_tmp = filename::temp_file(path, 0);
-    let mut f = fs.new_writable(&id_tmp)?;
-    f.append(new_uuid().as_bytes())?;
-    f.sync()?;
-    drop(f);
-    fs.rename(&id_tmp, &filename::identity_file(path))?;
+    write_identity(fs, path)?;
     let mut vs = VersionSet::new_empty(fs.clone(), path);
     vs.next_file_number = 1;
     let edit = VersionEdit {
@@ -318,6 +315,24 @@ fn new_db(fs: &Arc<dyn FileSystem>, path: &Path) -> Result<()> {
         ..Default::default()
     };
     vs.write_snapshot_manifest(edit)
+}
+
+/// Writes a fresh IDENTITY (through a synced temp file and a rename).
+fn write_identity(fs: &Arc<dyn FileSystem>, path: &Path) -> Result<()> {
+    let id_tmp = filename::temp_file(path, 0);
+    let mut f = fs.new_writable(&id_tmp)?;
+    f.append(new_uuid().as_bytes())?;
+    f.sync()?;
+    drop(f);
+    fs.rename(&id_tmp, &filename::identity_file(path))
+}
+
+/// Writes an IDENTITY when the DB has none (repair of a directory that lost it).
+pub(crate) fn ensure_identity(fs: &Arc<dyn FileSystem>, path: &Path) -> Result<()> {
+    if fs.exists(&filename::identity_file(path)) {
+        return Ok(());
+    }
+    write_identity(fs, path)
 }
 
 fn read_identity(fs: &dyn FileSystem, path: &Path) -> Option<String> {

@@ -170,7 +170,7 @@ fn stats_text(db: &DbInner, cf: &ColumnFamilyHandle) -> String {
     );
     let _ = writeln!(
         out,
-        "Cumulative reads: {} keys found, {} bytes",
+        "Cumulative reads: {} gets, {} bytes found",
         s.keys_read.load(Ordering::Relaxed),
         s.bytes_read.load(Ordering::Relaxed)
     );

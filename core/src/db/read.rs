@@ -148,8 +148,8 @@ impl DbInner {
         let sv = cfd.super_version();
         let read_seq = self.read_seq(ro);
         let res = self.get_in(cfd, &sv, key, read_seq);
+        self.stats.keys_read.fetch_add(1, Ordering::Relaxed);
         if let Ok(Some(v)) = &res {
-            self.stats.keys_read.fetch_add(1, Ordering::Relaxed);
             self.stats
                 .bytes_read
                 .fetch_add(v.len() as u64, Ordering::Relaxed);
@@ -182,21 +182,24 @@ impl DbInner {
             }
             std::thread::yield_now();
         };
-        keys.iter()
+        let out: Vec<_> = keys
+            .iter()
             .zip(cfds.into_iter().zip(views))
             .map(|((_, key), (cfd, sv))| {
                 let cfd = cfd?;
                 let sv = sv.ok_or_else(|| Error::invalid_argument("column family view"))?;
-                let res = self.get_in(&cfd, &sv, key, read_seq);
-                if let Ok(Some(v)) = &res {
-                    self.stats.keys_read.fetch_add(1, Ordering::Relaxed);
-                    self.stats
-                        .bytes_read
-                        .fetch_add(v.len() as u64, Ordering::Relaxed);
-                }
-                res
+                self.get_in(&cfd, &sv, key, read_seq)
             })
-            .collect()
+            .collect();
+        let found = out.iter().filter_map(|r| r.as_ref().ok()?.as_ref());
+        let (n, bytes) = found.fold((0u64, 0u64), |(n, b), v| (n + 1, b + v.len() as u64));
+        let s = &self.stats;
+        s.multiget_calls.fetch_add(1, Ordering::Relaxed);
+        s.multiget_keys_read
+            .fetch_add(keys.len() as u64, Ordering::Relaxed);
+        s.multiget_keys_found.fetch_add(n, Ordering::Relaxed);
+        s.multiget_bytes_read.fetch_add(bytes, Ordering::Relaxed);
+        out
     }
 }
 

@@ -107,7 +107,6 @@ impl TableCache {
     }
 
     /// Block cache counters of this DB's table reads (RocksDB's `BLOCK_CACHE_*` tickers).
-    #[allow(dead_code, reason = "for the DB's statistics tickers, not wired yet")]
     pub(crate) fn block_cache_counts(&self) -> BlockCacheCounts {
         self.tickers.snapshot()
     }

@@ -472,6 +472,31 @@ impl Table {
         Ok((block, pin))
     }
 
+    /// RocksDB's `ApproximateOffsetOf`: where keys at or after `key` (an internal key) begin
+    /// in the file. The offset of the data block the index sends `key` to (the end of the last
+    /// data block past the end), scaled from the data blocks' extent to the file size, so that
+    /// the index, filter and properties count in proportion.
+    pub fn approximate_offset_of(&self, key: &[u8]) -> u64 {
+        let mut idx = self.new_index_iter();
+        idx.seek_to_last();
+        let data_size = if idx.valid() {
+            let last = idx.block_handle();
+            last.offset + last.size
+        } else {
+            0
+        };
+        if data_size == 0 {
+            return 0;
+        }
+        idx.seek(key);
+        let offset = if idx.valid() {
+            idx.block_handle().offset
+        } else {
+            data_size
+        };
+        ((offset as f64 / data_size as f64) * self.file_size() as f64) as u64
+    }
+
     pub(crate) fn new_index_iter(&self) -> BlockIter {
         BlockIter::new(
             Arc::clone(&self.index_block),
