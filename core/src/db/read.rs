@@ -20,10 +20,11 @@ use crate::iter::db_iter::DbIter;
 use crate::iter::level::{LevelIterator, OpenFile};
 use crate::iter::merging::MergingIterator;
 use crate::iter::InternalIterator;
-use crate::key::{SequenceNumber, ValueType};
+use crate::key::{pack_seq_and_type, SequenceNumber, ValueType, VALUE_TYPE_FOR_SEEK};
 use crate::merge::MERGE_FAILED_MESSAGE;
 use crate::options::ReadOptions;
 use crate::range_del::{FragmentedRangeTombstones, RangeTombstone};
+use crate::sst::block::key_buf::KeyBuf;
 use crate::version::edit::FileMetaData;
 
 /// Live snapshots: sequence number → how many snapshots hold it. Compaction (later) keeps
@@ -240,6 +241,9 @@ impl DbInner {
             }
             false
         };
+        let mut target = KeyBuf::new();
+        target.extend(key);
+        target.extend(&pack_seq_and_type(read_seq, VALUE_TYPE_FOR_SEEK).to_le_bytes());
         let mut searching = true;
         for mem in std::iter::once(&sv.mem).chain(sv.imms.iter()) {
             let mut more = true;
@@ -259,7 +263,7 @@ impl DbInner {
                 }
                 let level = usize::from(!sv.version.files(0).iter().any(|g| Arc::ptr_eq(g, f)));
                 let table = self.table_cache.get(f, level, &cfd.options)?;
-                if !table_get(&table, key, read_seq, &mut visit)? {
+                if !table_get(&table, key, target.as_slice(), &mut visit)? {
                     break;
                 }
             }

@@ -20,11 +20,7 @@ use parking_lot::Mutex;
 use crate::cache::LruCache;
 use crate::error::Result;
 use crate::fs::{filename, FileSystem};
-use crate::iter::InternalIterator;
-use crate::key::{
-    append_internal_key, parse_internal_key, Comparator, SequenceNumber, ValueType,
-    VALUE_TYPE_FOR_SEEK,
-};
+use crate::key::{Comparator, SequenceNumber, ValueType};
 use crate::options::ColumnFamilyOptions;
 use crate::sst::block_cache::{BlockCacheCounts, BlockCacheTickers};
 use crate::sst::reader::{Table, TableReaderOptions};
@@ -167,42 +163,12 @@ impl TableCache {
 
 /// Calls `f(seq, type, value)` for the entries of `user_key` in `table` with
 /// `seq <= read_seq`, newest first, until `f` returns false; returns false when `f` stopped.
+/// `target` is the lookup key: `user_key` + `(read_seq, VALUE_TYPE_FOR_SEEK)`.
 pub(crate) fn table_get(
-    table: &Arc<Table>,
+    table: &Table,
     user_key: &[u8],
-    read_seq: SequenceNumber,
+    target: &[u8],
     f: &mut dyn FnMut(SequenceNumber, ValueType, &[u8]) -> bool,
 ) -> Result<bool> {
-    table_get_with(table, user_key, read_seq, true, f)
-}
-
-/// [`table_get`] that inserts the data blocks it misses into the block cache only when
-/// `fill_cache` (`ReadOptions::fill_cache`).
-pub(crate) fn table_get_with(
-    table: &Arc<Table>,
-    user_key: &[u8],
-    read_seq: SequenceNumber,
-    fill_cache: bool,
-    f: &mut dyn FnMut(SequenceNumber, ValueType, &[u8]) -> bool,
-) -> Result<bool> {
-    if !table.key_may_match(user_key) {
-        return Ok(true);
-    }
-    let mut target = Vec::with_capacity(user_key.len() + 8);
-    append_internal_key(&mut target, user_key, read_seq, VALUE_TYPE_FOR_SEEK);
-    let mut it = table.iter_with(fill_cache);
-    it.seek(&target);
-    let ucmp = table.internal_comparator().clone();
-    while it.valid() {
-        let parsed = parse_internal_key(it.key())?;
-        if ucmp.compare_user(parsed.user_key, user_key).is_ne() {
-            break;
-        }
-        if !f(parsed.sequence, parsed.value_type, it.value()) {
-            return Ok(false);
-        }
-        it.next();
-    }
-    it.status()?;
-    Ok(true)
+    table.point_lookup(user_key, target, true, f)
 }
