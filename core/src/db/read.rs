@@ -208,6 +208,29 @@ impl DbInner {
         Ok(out)
     }
 
+    /// The largest sequence number `<= read_seq` of the range tombstones of `sv` that cover
+    /// `key` (0 for none): entries of `key` older than it are deleted.
+    fn covering_tombstone_seq(
+        &self,
+        cfd: &ColumnFamilyData,
+        sv: &SuperVersion,
+        key: &[u8],
+        read_seq: SequenceNumber,
+    ) -> Result<SequenceNumber> {
+        let frozen = sv.frozen_tombstones(&cfd.options.comparator, &|f, level| {
+            self.table_tombstones(cfd, f, level)
+        })?;
+        let mut seq = if frozen.is_empty() {
+            0
+        } else {
+            frozen.max_covering_seq(key, read_seq)
+        };
+        if let Some(t) = cfd.tombstones(&sv.mem) {
+            seq = seq.max(t.max_covering_seq(key, read_seq));
+        }
+        Ok(seq)
+    }
+
     /// Looks `key` up in `cfd` as of `read_seq`: the active memtable, the immutable ones
     /// newest first, then the table files in lookup order; merge operands gather on the way.
     pub(crate) fn get_at(
@@ -217,12 +240,7 @@ impl DbInner {
         read_seq: SequenceNumber,
     ) -> Result<Option<Vec<u8>>> {
         let sv = cfd.super_version();
-        let covered_below = self
-            .tombstones_of(cfd, &sv)?
-            .iter()
-            .map(|t| t.max_covering_seq(key, read_seq))
-            .max()
-            .unwrap_or(0);
+        let covered_below = self.covering_tombstone_seq(cfd, &sv, key, read_seq)?;
         let mut operands: Vec<Vec<u8>> = Vec::new();
         let mut outcome = Lookup::NotFound;
         let mut visit = |seq: SequenceNumber, t: ValueType, value: &[u8]| -> bool {
