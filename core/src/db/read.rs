@@ -23,10 +23,11 @@ use crate::iter::db_iter::DbIter;
 use crate::iter::level::{LevelIterator, OpenFile};
 use crate::iter::merging::MergingIterator;
 use crate::iter::InternalIterator;
-use crate::key::{SequenceNumber, ValueType};
+use crate::key::{pack_seq_and_type, SequenceNumber, ValueType, VALUE_TYPE_FOR_SEEK};
 use crate::merge::MERGE_FAILED_MESSAGE;
 use crate::options::ReadOptions;
 use crate::range_del::{FragmentedRangeTombstones, RangeTombstone};
+use crate::sst::block::key_buf::KeyBuf;
 use crate::version::edit::FileMetaData;
 
 /// Live snapshots: sequence number → how many snapshots hold it. Compaction (later) keeps
@@ -238,6 +239,29 @@ impl DbInner {
         Ok(out)
     }
 
+    /// The largest sequence number `<= read_seq` of the range tombstones of `sv` that cover
+    /// `key` (0 for none): entries of `key` older than it are deleted.
+    fn covering_tombstone_seq(
+        &self,
+        cfd: &ColumnFamilyData,
+        sv: &SuperVersion,
+        key: &[u8],
+        read_seq: SequenceNumber,
+    ) -> Result<SequenceNumber> {
+        let frozen = sv.frozen_tombstones(&cfd.options.comparator, &|f, level| {
+            self.table_tombstones(cfd, f, level)
+        })?;
+        let mut seq = if frozen.is_empty() {
+            0
+        } else {
+            frozen.max_covering_seq(key, read_seq)
+        };
+        if let Some(t) = cfd.tombstones(&sv.mem) {
+            seq = seq.max(t.max_covering_seq(key, read_seq));
+        }
+        Ok(seq)
+    }
+
     /// Looks `key` up in `cfd` as of `read_seq`: the active memtable, the immutable ones
     /// newest first, then the table files in lookup order; merge operands gather on the way.
     fn get_in(
@@ -247,12 +271,7 @@ impl DbInner {
         key: &[u8],
         read_seq: SequenceNumber,
     ) -> Result<Option<Vec<u8>>> {
-        let covered_below = self
-            .tombstones_of(cfd, sv)?
-            .iter()
-            .map(|t| t.max_covering_seq(key, read_seq))
-            .max()
-            .unwrap_or(0);
+        let covered_below = self.covering_tombstone_seq(cfd, sv, key, read_seq)?;
         let mut operands: Vec<Vec<u8>> = Vec::new();
         let mut outcome = Lookup::NotFound;
         let mut visit = |seq: SequenceNumber, t: ValueType, value: &[u8]| -> bool {
@@ -271,6 +290,9 @@ impl DbInner {
             }
             false
         };
+        let mut target = KeyBuf::new();
+        target.extend(key);
+        target.extend(&pack_seq_and_type(read_seq, VALUE_TYPE_FOR_SEEK).to_le_bytes());
         let mut searching = true;
         for mem in std::iter::once(&sv.mem).chain(sv.imms.iter()) {
             let mut more = true;
@@ -290,7 +312,7 @@ impl DbInner {
                 }
                 let level = usize::from(!sv.version.files(0).iter().any(|g| Arc::ptr_eq(g, f)));
                 let table = self.table_cache.get(f, level, &cfd.options)?;
-                if !table_get(&table, key, read_seq, &mut visit)? {
+                if !table_get(&table, key, target.as_slice(), &mut visit)? {
                     break;
                 }
             }

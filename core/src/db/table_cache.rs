@@ -20,11 +20,7 @@ use parking_lot::Mutex;
 use crate::cache::LruCache;
 use crate::error::Result;
 use crate::fs::{filename, FileSystem};
-use crate::iter::InternalIterator;
-use crate::key::{
-    append_internal_key, parse_internal_key, Comparator, SequenceNumber, ValueType,
-    VALUE_TYPE_FOR_SEEK,
-};
+use crate::key::{Comparator, SequenceNumber, ValueType};
 use crate::options::ColumnFamilyOptions;
 use crate::sst::block_cache::{BlockCacheCounts, BlockCacheTickers};
 use crate::sst::reader::{Table, TableReaderOptions};
@@ -69,12 +65,36 @@ impl TableOpenOptions for Arc<dyn Comparator> {
     }
 }
 
+/// Hashes file numbers for the table map: one multiply (SipHash, the std default, costs
+/// more than the rest of a filter-negative table probe).
+#[derive(Default)]
+struct FileNumberHasher(u64);
+
+impl std::hash::Hasher for FileNumberHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        // Fibonacci hashing: the high bits (hashbrown's tags) and the low bits (its buckets)
+        // both depend on every bit of the file number.
+        let h = n.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.0 = h ^ (h >> 29);
+    }
+}
+
+type TableMap = HashMap<u64, Arc<Table>, std::hash::BuildHasherDefault<FileNumberHasher>>;
+
 /// The open tables of one DB.
 pub(crate) struct TableCache {
     /// The DB's file system; tables are opened through it. Immutable.
     fs: Arc<dyn FileSystem>,
     db_path: PathBuf,
-    tables: Mutex<HashMap<u64, Arc<Table>>>,
+    tables: Mutex<TableMap>,
     /// This DB's cache-key prefix in each block cache it has used (few: one per cache).
     prefixes: Mutex<Vec<(Arc<LruCache>, u64)>>,
     /// Block cache hits, misses and inserts of this DB's tables.
@@ -88,7 +108,7 @@ impl TableCache {
         TableCache {
             fs,
             db_path,
-            tables: Mutex::new(HashMap::new()),
+            tables: Mutex::new(TableMap::default()),
             prefixes: Mutex::new(Vec::new()),
             tickers: Arc::default(),
             opens: Default::default(),
@@ -166,42 +186,12 @@ impl TableCache {
 
 /// Calls `f(seq, type, value)` for the entries of `user_key` in `table` with
 /// `seq <= read_seq`, newest first, until `f` returns false; returns false when `f` stopped.
+/// `target` is the lookup key: `user_key` + `(read_seq, VALUE_TYPE_FOR_SEEK)`.
 pub(crate) fn table_get(
-    table: &Arc<Table>,
+    table: &Table,
     user_key: &[u8],
-    read_seq: SequenceNumber,
+    target: &[u8],
     f: &mut dyn FnMut(SequenceNumber, ValueType, &[u8]) -> bool,
 ) -> Result<bool> {
-    table_get_with(table, user_key, read_seq, true, f)
-}
-
-/// [`table_get`] that inserts the data blocks it misses into the block cache only when
-/// `fill_cache` (`ReadOptions::fill_cache`).
-pub(crate) fn table_get_with(
-    table: &Arc<Table>,
-    user_key: &[u8],
-    read_seq: SequenceNumber,
-    fill_cache: bool,
-    f: &mut dyn FnMut(SequenceNumber, ValueType, &[u8]) -> bool,
-) -> Result<bool> {
-    if !table.key_may_match(user_key) {
-        return Ok(true);
-    }
-    let mut target = Vec::with_capacity(user_key.len() + 8);
-    append_internal_key(&mut target, user_key, read_seq, VALUE_TYPE_FOR_SEEK);
-    let mut it = table.iter_with(fill_cache);
-    it.seek(&target);
-    let ucmp = table.internal_comparator().clone();
-    while it.valid() {
-        let parsed = parse_internal_key(it.key())?;
-        if ucmp.compare_user(parsed.user_key, user_key).is_ne() {
-            break;
-        }
-        if !f(parsed.sequence, parsed.value_type, it.value()) {
-            return Ok(false);
-        }
-        it.next();
-    }
-    it.status()?;
-    Ok(true)
+    table.point_lookup(user_key, target, true, f)
 }

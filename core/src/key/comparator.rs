@@ -81,6 +81,11 @@ impl InternalKeyComparator {
     pub fn user_comparator(&self) -> &Arc<dyn Comparator> {
         &self.user
     }
+    /// True when user keys order like `memcmp` (the comparator said so).
+    #[inline]
+    pub fn is_bytewise(&self) -> bool {
+        self.bytewise
+    }
     /// Compares two user keys with the user comparator.
     #[inline]
     pub fn compare_user(&self, a: &[u8], b: &[u8]) -> Ordering {

@@ -173,6 +173,19 @@ impl TableCacheSlot {
         found
     }
 
+    /// The pin of the cached block at `offset`, if it is there and a `T` (read it with
+    /// [`Handle::value`]: no reference count is taken on the value itself).
+    pub(crate) fn lookup_handle<T: Any>(&self, offset: u64, kind: BlockKind) -> Option<Handle> {
+        let found = self
+            .cache
+            .lookup(&self.key(offset))
+            .filter(|h| h.value::<T>().is_some());
+        if let Some(t) = &self.tickers {
+            t.record(kind, found.is_some());
+        }
+        found
+    }
+
     /// Inserts `value` as the block at `offset` and returns the pin, or `None` when the cache
     /// refused it (the caller then uses `value` uncached).
     pub(crate) fn insert<T: Any + Send + Sync>(

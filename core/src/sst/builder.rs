@@ -16,7 +16,7 @@
 use std::sync::Arc;
 
 use super::block::BlockBuilder;
-use super::compression::{compress_block, CompressionType};
+use super::compression::{CompressionType, Compressor};
 use super::filter_api::{FilterBlockBuilder, FULL_FILTER_PREFIX};
 use super::format::{block_trailer, BlockHandle, ChecksumType, Footer};
 use super::properties::{self, names, TableProperties, UNKNOWN_COLUMN_FAMILY_ID};
@@ -167,6 +167,12 @@ pub struct TableBuilder {
     largest_seqno: SequenceNumber,
     base_context_checksum: u32,
     closed: bool,
+    /// Codec state and output space, reused for every block.
+    compressor: Compressor,
+    /// The finished data block, reused for every block.
+    raw_block: Vec<u8>,
+    /// A block and its trailer as appended, reused for every block.
+    write_buf: Vec<u8>,
 }
 
 impl std::fmt::Debug for TableBuilder {
@@ -177,6 +183,26 @@ impl std::fmt::Debug for TableBuilder {
             .field("num_entries", &self.props.num_entries)
             .finish_non_exhaustive()
     }
+}
+
+/// Appends `contents` and its trailer (type `ctype`, checksum of kind `checksum.0` with base
+/// context `checksum.1`) to `file` at `*offset`, through `buf`; returns the block's handle.
+fn append_block(
+    file: &mut dyn WritableFile,
+    offset: &mut u64,
+    buf: &mut Vec<u8>,
+    checksum: (ChecksumType, u32),
+    contents: &[u8],
+    ctype: u8,
+) -> Result<BlockHandle> {
+    let handle = BlockHandle::new(*offset, contents.len() as u64);
+    let trailer = block_trailer(checksum.0, contents, ctype, checksum.1, handle.offset);
+    buf.clear();
+    buf.extend_from_slice(contents);
+    buf.extend_from_slice(&trailer);
+    file.append(buf)?;
+    *offset += buf.len() as u64;
+    Ok(handle)
 }
 
 fn random_nonzero_u32() -> u32 {
@@ -266,6 +292,9 @@ impl TableBuilder {
             largest_seqno: 0,
             base_context_checksum,
             closed: false,
+            compressor: Compressor::new(),
+            raw_block: Vec::new(),
+            write_buf: Vec::new(),
             icmp,
             file,
             offset: 0,
@@ -403,38 +432,46 @@ impl TableBuilder {
 
     /// Writes `contents` (already compressed or not) with its trailer; returns its handle.
     fn write_raw_block(&mut self, contents: &[u8], ctype: u8) -> Result<BlockHandle> {
-        let handle = BlockHandle::new(self.offset, contents.len() as u64);
-        let trailer = block_trailer(
-            self.opts.checksum,
+        append_block(
+            &mut *self.file,
+            &mut self.offset,
+            &mut self.write_buf,
+            (self.opts.checksum, self.base_context_checksum),
             contents,
             ctype,
-            self.base_context_checksum,
-            handle.offset,
-        );
-        let mut buf = Vec::with_capacity(contents.len() + trailer.len());
-        buf.extend_from_slice(contents);
-        buf.extend_from_slice(&trailer);
-        self.file.append(&buf)?;
-        self.offset += buf.len() as u64;
-        Ok(handle)
+        )
     }
 
     fn write_block(&mut self, raw: &[u8], compress: bool) -> Result<BlockHandle> {
-        if compress && self.opts.compression != CompressionType::None {
-            let (stored, ctype) = compress_block(raw, self.opts.compression);
-            let stored = stored.into_owned();
-            self.write_raw_block(&stored, ctype)
+        let t = self.opts.compression;
+        let stored = if compress && t != CompressionType::None {
+            self.compressor.compress(raw, t)
         } else {
-            self.write_raw_block(raw, 0)
-        }
+            None
+        };
+        let (contents, ctype) = match stored {
+            Some(c) => (c, t as u8),
+            None => (raw, 0),
+        };
+        append_block(
+            &mut *self.file,
+            &mut self.offset,
+            &mut self.write_buf,
+            (self.opts.checksum, self.base_context_checksum),
+            contents,
+            ctype,
+        )
     }
 
     fn flush_data_block(&mut self) -> Result<()> {
         if self.data_block.is_empty() {
             return Ok(());
         }
-        let raw = self.data_block.finish();
-        let handle = self.write_block(&raw, true)?;
+        let mut raw = std::mem::take(&mut self.raw_block);
+        self.data_block.finish_into(&mut raw);
+        let written = self.write_block(&raw, true);
+        self.raw_block = raw;
+        let handle = written?;
         self.props.data_size = self.offset;
         self.props.num_data_blocks += 1;
         self.pending_handle = Some(handle);

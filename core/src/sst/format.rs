@@ -70,6 +70,7 @@ impl BlockHandle {
     }
 
     /// Reads a handle from the front of `d`.
+    #[inline]
     pub fn decode_from(d: &mut Decoder<'_>) -> Result<BlockHandle> {
         let offset = d.varint64();
         let size = d.varint64();

@@ -14,7 +14,8 @@
 //! - [`properties`]: the `rocksdb.properties` block.
 //! - [`filter_api`]: the traits a filter implementation plugs into; [`filter`]: RocksDB's
 //!   full filter (FastLocalBloom) behind them.
-//! - [`builder`]: [`TableBuilder`]; [`reader`]: [`Table`]; [`table_iter`]: [`TableIterator`].
+//! - [`builder`]: [`TableBuilder`]; [`reader`]: [`Table`]; [`table_iter`]: [`TableIterator`];
+//!   `point_lookup`: a get's search of one table, without an iterator.
 //! - [`block_cache`]: table blocks in the shared block cache.
 
 pub mod block;
@@ -24,6 +25,7 @@ pub mod compression;
 pub mod filter;
 pub mod filter_api;
 pub mod format;
+mod point_lookup;
 pub mod properties;
 pub mod reader;
 pub mod table_iter;

@@ -191,6 +191,8 @@ pub struct Table {
     index_block: Arc<Block>,
     index_order: KeyOrder,
     index_format: IndexFormat,
+    /// How data block keys compare: internal keys under `icmp` (kept to lend, not clone).
+    data_order: KeyOrder,
     range_tombstones: Vec<RangeTombstone>,
     filter_name: Option<String>,
     filter: Option<Arc<CachedFilter>>,
@@ -256,8 +258,9 @@ impl Table {
             properties: TableProperties::default(),
             raw_properties: BTreeMap::new(),
             index_block: Arc::new(Block::new(vec![0, 0, 0, 0, 1, 0, 0, 0])?),
-            index_order: KeyOrder::Internal(icmp),
+            index_order: KeyOrder::Internal(icmp.clone()),
             index_format: IndexFormat::default(),
+            data_order: KeyOrder::Internal(icmp),
             range_tombstones: Vec::new(),
             filter_name: None,
             filter: None,
@@ -308,7 +311,7 @@ impl Table {
             has_first_key,
         };
         if table.properties.index_key_is_user_key != 0 {
-            table.index_order = KeyOrder::UserKeys(Arc::clone(&table.opts.comparator));
+            table.index_order = KeyOrder::UserKeys(table.icmp.clone());
         }
         let index_handle = match table.footer.index_handle {
             Some(h) => h,
@@ -495,6 +498,45 @@ impl Table {
             data_size
         };
         ((offset as f64 / data_size as f64) * self.file_size() as f64) as u64
+    }
+
+    /// Runs `f` on the data block at `h`: the cached block when it is there (pinned while `f`
+    /// runs, without a reference count taken on the block itself), else the block read from
+    /// the file (verified per the options) and, when `fill_cache`, inserted.
+    ///
+    /// # Errors
+    /// Corruption or I/O errors of the read; a cache that refuses the block is not an error.
+    pub(crate) fn with_data_block<R>(
+        &self,
+        h: BlockHandle,
+        fill_cache: bool,
+        f: impl FnOnce(&Block) -> R,
+    ) -> Result<R> {
+        let Some(slot) = &self.cache else {
+            return Ok(f(&self.read_block(h, self.opts.verify_checksums)?));
+        };
+        if let Some(pin) = slot.lookup_handle::<Block>(h.offset, BlockKind::Data) {
+            if let Some(block) = pin.value::<Block>() {
+                return Ok(f(block));
+            }
+        }
+        let block = Arc::new(self.read_block(h, self.opts.verify_checksums)?);
+        let _pin = if fill_cache {
+            slot.insert(h.offset, &block, block_charge(&block), Priority::Low)
+        } else {
+            None
+        };
+        Ok(f(&block))
+    }
+
+    /// The index block, how its keys compare and how its values are laid out.
+    pub(crate) fn index_parts(&self) -> (&Block, &KeyOrder, IndexFormat) {
+        (&self.index_block, &self.index_order, self.index_format)
+    }
+
+    /// How data block keys compare.
+    pub(crate) fn data_order(&self) -> &KeyOrder {
+        &self.data_order
     }
 
     pub(crate) fn new_index_iter(&self) -> BlockIter {

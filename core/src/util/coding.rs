@@ -93,6 +93,7 @@ impl<'a> Decoder<'a> {
         self.bytes(8).map(decode_fixed64)
     }
     /// A varint of at most 5 bytes whose value fits 32 bits.
+    #[inline]
     pub fn varint32(&mut self) -> Option<u32> {
         let save = self.buf;
         let v = self.varint_max(5)?;
@@ -105,10 +106,18 @@ impl<'a> Decoder<'a> {
         }
     }
     /// A varint of at most 10 bytes.
+    #[inline]
     pub fn varint64(&mut self) -> Option<u64> {
         self.varint_max(10)
     }
+    #[inline]
     fn varint_max(&mut self, max_bytes: usize) -> Option<u64> {
+        if let Some((&b, rest)) = self.buf.split_first() {
+            if b < 0x80 {
+                self.buf = rest;
+                return Some(u64::from(b));
+            }
+        }
         let mut result: u64 = 0;
         for (i, &byte) in self.buf.iter().enumerate().take(max_bytes) {
             let shift = 7 * i as u32;

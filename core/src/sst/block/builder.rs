@@ -122,16 +122,24 @@ impl BlockBuilder {
 
     /// Appends the restart array and footer, returns the block and resets the builder.
     pub fn finish(&mut self) -> Vec<u8> {
-        let mut out = std::mem::take(&mut self.buf);
+        let mut out = Vec::new();
+        self.finish_into(&mut out);
+        out
+    }
+
+    /// Like [`finish`](Self::finish), into `out` (cleared first); the builder keeps `out`'s
+    /// old allocation for the next block, so two buffers serve a whole table.
+    pub fn finish_into(&mut self, out: &mut Vec<u8>) {
+        out.clear();
+        std::mem::swap(out, &mut self.buf);
         for &r in &self.restarts {
-            put_fixed32(&mut out, r);
+            put_fixed32(out, r);
         }
-        put_fixed32(&mut out, to_u32(self.restarts.len()));
+        put_fixed32(out, to_u32(self.restarts.len()));
         self.restarts.clear();
         self.restarts.push(0);
         self.counter = 0;
         self.last_key.clear();
-        out
     }
 }
 

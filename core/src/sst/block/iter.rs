@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-//! The cursor over one block's entries (read path). Seeks binary-search the restart array for
-//! the last restart key below the target and then scan forward; `prev` rescans from the restart
-//! point before the current entry, since entries can only be decoded forwards.
+//! The cursor over one block's entries (read path), an `InternalIterator` over an owned
+//! `Arc<Block>`. The decoding itself is [`super::cursor`]'s: seeks binary-search the restart
+//! array for the last restart key below the target and then scan forward; `prev` decodes the
+//! restart run before the current entry once and then steps back through what it kept.
 //!
 //! One type serves every block kind; [`KeyOrder`] says how keys compare (internal keys for data
 //! blocks, user keys for an index with `index_key_is_user_key`, raw bytes for meta blocks) and
@@ -10,13 +11,13 @@
 use std::cmp::Ordering;
 use std::sync::Arc;
 
+use super::cursor::{BlockCursor, Layout};
 use super::Block;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::iter::InternalIterator;
-use crate::key::internal_key::user_key;
-use crate::key::{Comparator, InternalKeyComparator};
-use crate::sst::format::{BlockHandle, BLOCK_TRAILER_SIZE};
-use crate::util::coding::Decoder;
+use crate::key::internal_key::{trailer, user_key};
+use crate::key::InternalKeyComparator;
+use crate::sst::format::BlockHandle;
 
 /// How a block's keys are ordered and compared with seek targets.
 #[derive(Clone)]
@@ -24,8 +25,8 @@ pub enum KeyOrder {
     /// Keys and targets are internal keys (data blocks, index blocks with internal keys).
     Internal(InternalKeyComparator),
     /// Keys are user keys, targets are internal keys whose user key part is compared (index
-    /// blocks with `index_key_is_user_key`).
-    UserKeys(Arc<dyn Comparator>),
+    /// blocks with `index_key_is_user_key`) with the comparator's user-key order.
+    UserKeys(InternalKeyComparator),
     /// Keys and targets compare as raw bytes (metaindex, properties).
     Bytewise,
 }
@@ -34,20 +35,50 @@ impl std::fmt::Debug for KeyOrder {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             KeyOrder::Internal(_) => f.write_str("Internal"),
-            KeyOrder::UserKeys(c) => write!(f, "UserKeys({})", c.name()),
+            KeyOrder::UserKeys(c) => write!(f, "UserKeys({})", c.user_comparator().name()),
             KeyOrder::Bytewise => f.write_str("Bytewise"),
         }
     }
 }
 
 impl KeyOrder {
-    fn compare(&self, entry_key: &[u8], target: &[u8]) -> Ordering {
+    #[inline]
+    pub(crate) fn compare(&self, entry_key: &[u8], target: &[u8]) -> Ordering {
         match self {
+            KeyOrder::Internal(c) if c.is_bytewise() => {
+                bytewise_cmp(user_key(entry_key), user_key(target))
+                    .then_with(|| trailer(target).cmp(&trailer(entry_key)))
+            }
             KeyOrder::Internal(c) => c.compare(entry_key, target),
-            KeyOrder::UserKeys(c) => c.compare(entry_key, user_key(target)),
+            KeyOrder::UserKeys(c) if c.is_bytewise() => bytewise_cmp(entry_key, user_key(target)),
+            KeyOrder::UserKeys(c) => c.compare_user(entry_key, user_key(target)),
             KeyOrder::Bytewise => entry_key.cmp(target),
         }
     }
+}
+
+/// `memcmp` order of two byte strings, eight bytes at a time for short ones: block keys are
+/// mostly a few dozen bytes, where a call into libc's `memcmp` costs more than the loop.
+#[inline]
+pub(crate) fn bytewise_cmp(a: &[u8], b: &[u8]) -> Ordering {
+    if a.len().min(b.len()) > 64 {
+        return a.cmp(b);
+    }
+    let (mut x, mut y) = (a, b);
+    while let (Some(p), Some(q)) = (x.first_chunk::<8>(), y.first_chunk::<8>()) {
+        let (p, q) = (u64::from_be_bytes(*p), u64::from_be_bytes(*q));
+        if p != q {
+            return p.cmp(&q);
+        }
+        x = &x[8..];
+        y = &y[8..];
+    }
+    for (p, q) in x.iter().zip(y) {
+        if p != q {
+            return p.cmp(q);
+        }
+    }
+    x.len().cmp(&y.len())
 }
 
 /// Layout of index-block values.
@@ -61,50 +92,61 @@ pub struct IndexFormat {
 }
 
 /// A cursor over one block.
+///
+/// It owns a reference to its block and wraps the borrowed-block [`BlockCursor`]. Going
+/// backwards, entries can only be decoded forwards from a restart point, so the first `prev`
+/// into a restart run decodes the run once and keeps its entries (keys copied, values as
+/// offsets); the following `prev`s in that run step through what was kept instead of
+/// rescanning (RocksDB's `prev_entries_` cache). Index blocks (one entry per run by default)
+/// rescan.
 pub struct BlockIter {
     block: Arc<Block>,
     order: KeyOrder,
     index: Option<IndexFormat>,
-    /// Offset of the current entry; `restart_offset` when not valid.
-    current: usize,
-    /// Offset just past the current entry.
-    next: usize,
-    /// The restart run that holds `current`.
-    restart_index: usize,
-    key: Vec<u8>,
-    value: (usize, usize),
-    /// Index mode: the decoded handle and first key of the current entry.
-    handle: BlockHandle,
-    first_key: (usize, usize),
+    cur: BlockCursor,
+    /// Index mode: the current handle, encoded (what `value()` returns).
     index_value_buf: Vec<u8>,
-    valid: bool,
-    status: Result<()>,
     /// Sequence number that replaces every key's own (ingested external files); `key()` then
-    /// returns `adjusted`, while `key` keeps the stored bytes that later entries share.
+    /// returns `adjusted`, while the cursor keeps the stored bytes that later entries share.
     global_seqno: Option<u64>,
     adjusted: Vec<u8>,
+    prev_run: PrevRun,
+}
+
+/// One entry of the restart run a backward walk is in.
+#[derive(Clone, Copy)]
+struct RunEntry {
+    /// The key's bytes in `PrevRun::keys`.
+    key: (usize, usize),
+    current: usize,
+    next: usize,
+    value: (usize, usize),
+}
+
+/// The decoded entries of the restart run before the current position (data blocks only).
+#[derive(Default)]
+struct PrevRun {
+    entries: Vec<RunEntry>,
+    keys: Vec<u8>,
+    /// The entry of `entries` the cursor is on, while it walks backwards through the run;
+    /// `None` once it moved any other way.
+    pos: Option<usize>,
+    restart_index: usize,
 }
 
 impl BlockIter {
     /// A cursor over a data, meta or (with `index` set) index block.
     pub fn new(block: Arc<Block>, order: KeyOrder, index: Option<IndexFormat>) -> Self {
-        let current = block.restart_offset();
+        let cur = BlockCursor::new(&block);
         BlockIter {
             block,
             order,
             index,
-            current,
-            next: current,
-            restart_index: 0,
-            key: Vec::new(),
-            value: (0, 0),
-            handle: BlockHandle::default(),
-            first_key: (0, 0),
+            cur,
             index_value_buf: Vec::new(),
-            valid: false,
-            status: Ok(()),
             global_seqno: None,
             adjusted: Vec::new(),
+            prev_run: PrevRun::default(),
         }
     }
 
@@ -115,21 +157,27 @@ impl BlockIter {
         self
     }
 
-    /// Compares a stored key with `target`, as the key the cursor would report.
-    fn compare_stored(&self, stored: &[u8], target: &[u8]) -> Ordering {
-        match (self.global_seqno, &self.order) {
-            (Some(g), KeyOrder::Internal(icmp)) if stored.len() >= 8 => {
-                let t = (g << 8) | u64::from(stored[stored.len() - 8]);
-                icmp.compare_user(user_key(stored), user_key(target))
-                    .then_with(|| crate::key::internal_key::trailer(target).cmp(&t))
-            }
-            _ => self.order.compare(stored, target),
+    fn layout(&self) -> Layout<'_> {
+        Layout {
+            order: &self.order,
+            index: self.index,
+            global_seqno: self.global_seqno,
         }
+    }
+
+    /// The cursor, with the block and layout it walks.
+    fn parts(&mut self) -> (&mut BlockCursor, &Block, Layout<'_>) {
+        let layout = Layout {
+            order: &self.order,
+            index: self.index,
+            global_seqno: self.global_seqno,
+        };
+        (&mut self.cur, &self.block, layout)
     }
 
     /// The block handle of the current index entry (index mode only).
     pub fn block_handle(&self) -> BlockHandle {
-        self.handle
+        self.cur.handle
     }
 
     /// The first internal key of the block the current index entry points at, when the index
@@ -137,281 +185,164 @@ impl BlockIter {
     pub fn first_internal_key(&self) -> Option<&[u8]> {
         match self.index {
             Some(f) if f.has_first_key => {
-                Some(&self.block.data()[self.first_key.0..self.first_key.1])
+                Some(&self.block.data()[self.cur.first_key.0..self.cur.first_key.1])
             }
             _ => None,
         }
     }
 
-    fn corrupt(&mut self, what: &str) {
-        self.valid = false;
-        self.current = self.block.restart_offset();
-        self.next = self.current;
-        if self.status.is_ok() {
-            self.status = Err(Error::corruption(format!("bad entry in block: {what}")));
+    /// Brings what `key()` and `value()` return in line with the cursor after a move.
+    fn moved(&mut self) {
+        if !self.cur.valid {
+            return;
         }
-    }
-
-    fn invalidate(&mut self) {
-        self.valid = false;
-        self.current = self.block.restart_offset();
-        self.next = self.current;
-    }
-
-    fn seek_to_restart(&mut self, i: usize) {
-        self.key.clear();
-        self.restart_index = i;
-        let p = self.block.restart_point(i);
-        self.next = p;
-        self.valid = false;
-    }
-
-    /// Decodes the entry at `self.next`. Returns false at the end or on corruption.
-    fn parse_next(&mut self) -> bool {
-        let limit = self.block.restart_offset();
-        let at = self.next;
-        if at >= limit {
-            self.invalidate();
-            return false;
-        }
-        let block = Arc::clone(&self.block);
-        let data = &block.data()[..limit];
-        let mut d = Decoder::new(&data[at..]);
-        let value_delta = self.index.is_some_and(|f| f.value_delta_encoded);
-        let (Some(shared), Some(non_shared)) = (d.varint32(), d.varint32()) else {
-            self.corrupt("truncated header");
-            return false;
-        };
-        let value_len = if value_delta {
-            None
-        } else {
-            match d.varint32() {
-                Some(v) => Some(v as usize),
-                None => {
-                    self.corrupt("truncated header");
-                    return false;
-                }
-            }
-        };
-        let (shared, non_shared) = (shared as usize, non_shared as usize);
-        if shared > self.key.len() {
-            self.corrupt("shared prefix longer than the previous key");
-            return false;
-        }
-        let Some(delta) = d.bytes(non_shared) else {
-            self.corrupt("key runs past the restart array");
-            return false;
-        };
-        self.key.truncate(shared);
-        self.key.extend_from_slice(delta);
-        let value_start = limit - d.len();
-        self.current = at;
-        match self.index {
-            None => {
-                let n = value_len.unwrap_or(0);
-                if d.bytes(n).is_none() {
-                    self.corrupt("value runs past the restart array");
-                    return false;
-                }
-                self.value = (value_start, value_start + n);
-                self.next = value_start + n;
-            }
-            Some(fmt) => {
-                let mut vd = match value_len {
-                    Some(n) => match d.bytes(n) {
-                        Some(v) => Decoder::new(v),
-                        None => {
-                            self.corrupt("value runs past the restart array");
-                            return false;
-                        }
-                    },
-                    None => Decoder::new(d.remaining()),
-                };
-                let vd_len = vd.len();
-                if fmt.value_delta_encoded && shared > 0 {
-                    let Some(z) = vd.varint64() else {
-                        self.corrupt("bad delta-encoded index value");
-                        return false;
-                    };
-                    let delta = ((z >> 1) as i64) ^ -((z & 1) as i64);
-                    let prev = self.handle;
-                    self.handle = BlockHandle::new(
-                        prev.offset
-                            .wrapping_add(prev.size)
-                            .wrapping_add(BLOCK_TRAILER_SIZE as u64),
-                        prev.size.wrapping_add(delta as u64),
-                    );
-                } else {
-                    match BlockHandle::decode_from(&mut vd) {
-                        Ok(h) => self.handle = h,
-                        Err(_) => {
-                            self.corrupt("bad block handle");
-                            return false;
-                        }
-                    }
-                }
-                let mut end = value_start + (vd_len - vd.len());
-                if fmt.has_first_key {
-                    let before = vd.len();
-                    let Some(fk) = vd.length_prefixed() else {
-                        self.corrupt("bad first key in block info");
-                        return false;
-                    };
-                    let fk_end = end + (before - vd.len());
-                    self.first_key = (fk_end - fk.len(), fk_end);
-                    end = fk_end;
-                }
-                if let Some(n) = value_len {
-                    end = value_start + n;
-                }
-                self.value = (value_start, end);
-                self.next = end;
-                self.index_value_buf.clear();
-                self.handle.encode_to(&mut self.index_value_buf);
-            }
-        }
-        while self.restart_index + 1 < self.block.num_restarts()
-            && self.block.restart_point(self.restart_index + 1) <= at
-        {
-            self.restart_index += 1;
+        if self.index.is_some() {
+            self.index_value_buf.clear();
+            self.cur.handle.encode_to(&mut self.index_value_buf);
         }
         if let Some(g) = self.global_seqno {
             self.adjusted.clear();
-            self.adjusted.extend_from_slice(&self.key);
+            self.adjusted.extend_from_slice(self.cur.key.as_slice());
             let n = self.adjusted.len();
             if n >= 8 {
                 let t = (g << 8) | u64::from(self.adjusted[n - 8]);
                 self.adjusted[n - 8..].copy_from_slice(&t.to_le_bytes());
             }
         }
-        self.valid = true;
-        true
     }
 
-    /// The key stored at restart point `i` (which shares nothing with its predecessor).
-    fn restart_key(&self, i: usize) -> Option<&[u8]> {
-        let limit = self.block.restart_offset();
-        let p = self.block.restart_point(i);
-        let data = self.block.data().get(p..limit)?;
-        let mut d = Decoder::new(data);
-        let shared = d.varint32()?;
-        let non_shared = d.varint32()? as usize;
-        if !self.index.is_some_and(|f| f.value_delta_encoded) {
-            d.varint32()?;
-        }
-        if shared != 0 {
-            return None;
-        }
-        d.bytes(non_shared)
+    /// Moves to entry `i` of the kept restart run.
+    fn restore_run_entry(&mut self, i: usize) {
+        let e = self.prev_run.entries[i];
+        self.cur.key.set(&self.prev_run.keys[e.key.0..e.key.1]);
+        self.cur.current = e.current;
+        self.cur.next = e.next;
+        self.cur.value = e.value;
+        self.cur.restart_index = self.prev_run.restart_index;
+        self.cur.valid = true;
+        self.prev_run.pos = Some(i);
     }
 
-    fn restarts_ok(&mut self) -> bool {
-        if self.block.num_restarts() == 0 {
-            self.invalidate();
-            return false;
+    /// `prev` for data blocks: decodes the run before the current entry once and keeps it.
+    fn prev_through_run(&mut self) {
+        if let Some(i) = self.prev_run.pos {
+            if i > 0 {
+                self.restore_run_entry(i - 1);
+                return;
+            }
         }
-        true
+        self.prev_run.pos = None;
+        let original = self.cur.current;
+        if !self.cur.seek_to_interval_before(&self.block, original) {
+            return;
+        }
+        let layout = Layout {
+            order: &self.order,
+            index: self.index,
+            global_seqno: self.global_seqno,
+        };
+        let run = &mut self.prev_run;
+        run.entries.clear();
+        run.keys.clear();
+        run.restart_index = self.cur.restart_index;
+        while self.cur.parse_next(&self.block, layout) {
+            let key = self.cur.key();
+            let start = run.keys.len();
+            run.keys.extend_from_slice(key);
+            run.entries.push(RunEntry {
+                key: (start, run.keys.len()),
+                current: self.cur.current,
+                next: self.cur.next,
+                value: self.cur.value,
+            });
+            if self.cur.next >= original {
+                run.pos = Some(run.entries.len() - 1);
+                break;
+            }
+        }
     }
 }
 
 impl InternalIterator for BlockIter {
     fn valid(&self) -> bool {
-        self.valid
+        self.cur.valid
     }
 
     fn seek_to_first(&mut self) {
-        if !self.restarts_ok() {
-            return;
-        }
-        self.seek_to_restart(0);
-        self.parse_next();
+        self.prev_run.pos = None;
+        let (cur, block, layout) = self.parts();
+        cur.seek_to_first(block, layout);
+        self.moved();
     }
 
     fn seek_to_last(&mut self) {
-        if !self.restarts_ok() {
-            return;
-        }
-        self.seek_to_restart(self.block.num_restarts() - 1);
-        while self.parse_next() && self.next < self.block.restart_offset() {}
+        self.prev_run.pos = None;
+        let (cur, block, layout) = self.parts();
+        cur.seek_to_last(block, layout);
+        self.moved();
     }
 
     fn seek(&mut self, target: &[u8]) {
-        if !self.restarts_ok() {
-            return;
-        }
-        // Find the last restart point whose key is < target.
-        let (mut left, mut right) = (0usize, self.block.num_restarts() - 1);
-        while left < right {
-            let mid = (left + right).div_ceil(2);
-            let Some(k) = self.restart_key(mid) else {
-                self.corrupt("bad restart point");
-                return;
-            };
-            if self.compare_stored(k, target) == Ordering::Less {
-                left = mid;
-            } else {
-                right = mid - 1;
-            }
-        }
-        self.seek_to_restart(left);
-        while self.parse_next() {
-            if self.compare_stored(&self.key, target) != Ordering::Less {
-                return;
-            }
-        }
+        self.prev_run.pos = None;
+        let (cur, block, layout) = self.parts();
+        cur.seek(block, layout, target);
+        self.moved();
     }
 
     fn seek_for_prev(&mut self, target: &[u8]) {
         self.seek(target);
-        if !self.valid {
-            if self.status.is_err() {
+        if !self.cur.valid {
+            if self.cur.status.is_err() {
                 return;
             }
             self.seek_to_last();
         }
-        while self.valid && self.compare_stored(&self.key, target) == Ordering::Greater {
+        while self.cur.valid
+            && self
+                .layout()
+                .compare_stored(self.cur.key.as_slice(), target)
+                == Ordering::Greater
+        {
             self.prev();
         }
     }
 
     fn next(&mut self) {
-        if self.valid {
-            self.parse_next();
-        }
+        self.prev_run.pos = None;
+        let (cur, block, layout) = self.parts();
+        cur.next(block, layout);
+        self.moved();
     }
 
     fn prev(&mut self) {
-        if !self.valid {
+        if !self.cur.valid {
             return;
         }
-        let original = self.current;
-        while self.block.restart_point(self.restart_index) >= original {
-            if self.restart_index == 0 {
-                self.invalidate();
-                return;
-            }
-            self.restart_index -= 1;
+        if self.index.is_none() {
+            self.prev_through_run();
+        } else {
+            let (cur, block, layout) = self.parts();
+            cur.prev(block, layout);
         }
-        self.seek_to_restart(self.restart_index);
-        while self.parse_next() && self.next < original {}
+        self.moved();
     }
 
     fn key(&self) -> &[u8] {
         if self.global_seqno.is_some() {
             return &self.adjusted;
         }
-        &self.key
+        self.cur.key.as_slice()
     }
 
     fn value(&self) -> &[u8] {
         if self.index.is_some() {
             return &self.index_value_buf;
         }
-        &self.block.data()[self.value.0..self.value.1]
+        self.cur.value(&self.block)
     }
 
     fn status(&self) -> Result<()> {
-        self.status.clone()
+        self.cur.status()
     }
 }
 
@@ -521,6 +452,56 @@ mod tests {
         it.next();
         assert!(!it.valid());
         assert!(it.status().expect_err("corrupt").is_corruption());
+    }
+
+    proptest! {
+        #[test]
+        fn bytewise_cmp_is_memcmp_order(
+            a in proptest::collection::vec(0u8..4, 0..90),
+            b in proptest::collection::vec(0u8..4, 0..90),
+        ) {
+            prop_assert_eq!(bytewise_cmp(&a, &b), a.cmp(&b));
+            let mut c = a.clone();
+            c.extend_from_slice(&b);
+            prop_assert_eq!(bytewise_cmp(&a, &c), a.cmp(&c));
+            prop_assert_eq!(bytewise_cmp(&c, &a), c.cmp(&a));
+        }
+    }
+
+    proptest! {
+        /// Any walk mixing steps both ways with seeks (and, through the kept restart runs,
+        /// long backward stretches) agrees with a sorted vector.
+        #[test]
+        fn mixed_walks_match_sorted_vec(
+            keys in proptest::collection::btree_set(proptest::collection::vec(0u8..8, 0..10), 1..150),
+            interval in 1usize..20,
+            ops in proptest::collection::vec((0u8..6, proptest::collection::vec(0u8..8, 0..10)), 1..80),
+        ) {
+            let entries: Vec<(Vec<u8>, Vec<u8>)> = keys
+                .iter()
+                .enumerate()
+                .map(|(i, k)| (ik(k, 7), format!("value{i}").into_bytes()))
+                .collect();
+            let cmp = InternalKeyComparator::default();
+            let mut it = BlockIter::new(build(&entries, interval), KeyOrder::Internal(cmp.clone()), None);
+            let mut model = crate::iter::cursor::VecIterator::new(entries.clone(), cmp);
+            for (op, k) in ops {
+                let target = ik(&k, 7);
+                match op {
+                    0 => { it.seek(&target); model.seek(&target); }
+                    1 => { it.seek_for_prev(&target); model.seek_for_prev(&target); }
+                    2 => { it.seek_to_last(); model.seek_to_last(); }
+                    3 if it.valid() => { it.next(); model.next(); }
+                    _ if it.valid() => { it.prev(); model.prev(); }
+                    _ => { it.seek_to_first(); model.seek_to_first(); }
+                }
+                prop_assert_eq!(it.valid(), model.valid());
+                if it.valid() {
+                    prop_assert_eq!(it.key(), model.key());
+                    prop_assert_eq!(it.value(), model.value());
+                }
+            }
+        }
     }
 
     proptest! {

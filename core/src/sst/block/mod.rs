@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //! Blocks: the unit a table is read and written in. [`builder::BlockBuilder`] makes them (write
-//! path); [`Block`] parses one and [`iter::BlockIter`] is its cursor (read path).
+//! path); [`Block`] parses one and [`iter::BlockIter`] is its cursor (read path), built on the
+//! borrowed-block decoding core in `cursor` that point lookups use directly.
 //!
 //! Reading the footer of a block (`block.cc`, `data_block_footer.cc`): the last fixed32 holds
 //! `num_restarts` in its low 31 bits and the data-block index type in bit 31, except for blocks
@@ -9,7 +10,9 @@
 //! footer; we skip them and search by binary search only.
 
 pub mod builder;
+pub(crate) mod cursor;
 pub mod iter;
+pub mod key_buf;
 
 pub use builder::BlockBuilder;
 pub use iter::{BlockIter, IndexFormat, KeyOrder};

@@ -1,0 +1,445 @@
+// SPDX-License-Identifier: Apache-2.0
+//! The decoding core of a block (read path): a cursor state that walks a *borrowed*
+//! [`Block`], shared by [`super::BlockIter`] (which owns an `Arc<Block>` and implements
+//! `InternalIterator` on top) and by table point lookups (which search a block that the
+//! block cache pins for them, with cursors on the stack).
+//!
+//! Entry layout (`block_builder.cc`):
+//!
+//! ```text
+//! entry := shared:varint32 non_shared:varint32 [value_len:varint32] key_delta:u8[non_shared] value
+//! ```
+//!
+//! `value_len` is absent in index blocks with delta-encoded values (format_version >= 4).
+//! A key is the previous key's first `shared` bytes followed by `key_delta`; restart points
+//! store whole keys (`shared == 0`), so a seek binary-searches their keys where they lie in
+//! the block and only then decodes forward.
+//!
+//! # Design
+//!
+//! The cursor holds offsets into the block and the current key (a [`KeyBuf`], inline for
+//! short keys), never the block itself: every method takes the block and its [`Layout`]
+//! as arguments. That way a point lookup decodes a cached block without taking a reference
+//! count on it, and a cursor is just a few words of stack. The headers' common case (each
+//! of the two or three varints below 128) decodes with one test (RocksDB's `DecodeEntry`
+//! fast path).
+
+use std::cmp::Ordering;
+
+use super::iter::{IndexFormat, KeyOrder};
+use super::key_buf::KeyBuf;
+use super::Block;
+use crate::error::{Error, Result};
+use crate::key::internal_key::{trailer, user_key};
+use crate::sst::format::{BlockHandle, BLOCK_TRAILER_SIZE};
+use crate::util::coding::Decoder;
+
+/// How one block's entries are read: key order, index value layout (`None` for data and
+/// meta blocks), and the global sequence number of an ingested file's data blocks.
+#[derive(Clone, Copy)]
+pub(crate) struct Layout<'a> {
+    pub(crate) order: &'a KeyOrder,
+    pub(crate) index: Option<IndexFormat>,
+    pub(crate) global_seqno: Option<u64>,
+}
+
+impl Layout<'_> {
+    /// Compares a stored key with `target`, as the key the cursor would report (with a
+    /// global sequence number, the stored trailer's sequence is replaced by it).
+    #[inline]
+    pub(crate) fn compare_stored(&self, stored: &[u8], target: &[u8]) -> Ordering {
+        match (self.global_seqno, self.order) {
+            (Some(g), KeyOrder::Internal(icmp)) if stored.len() >= 8 => {
+                let t = (g << 8) | u64::from(stored[stored.len() - 8]);
+                icmp.compare_user(user_key(stored), user_key(target))
+                    .then_with(|| trailer(target).cmp(&t))
+            }
+            _ => self.order.compare(stored, target),
+        }
+    }
+
+    #[inline]
+    fn value_delta(&self) -> bool {
+        self.index.is_some_and(|f| f.value_delta_encoded)
+    }
+}
+
+/// Decodes the header of the entry at `at` in `data` (the entries, without the restart
+/// array): `(shared, non_shared, value_len, key_start)`; `value_len` is `None` when
+/// `value_delta` (the entry has no such field). `None` when the header is truncated.
+#[inline]
+fn decode_header(
+    data: &[u8],
+    at: usize,
+    value_delta: bool,
+) -> Option<(usize, usize, Option<usize>, usize)> {
+    let p = data.get(at..)?;
+    if value_delta {
+        if let [a, b, ..] = *p {
+            if (a | b) < 0x80 {
+                return Some((usize::from(a), usize::from(b), None, at + 2));
+            }
+        }
+    } else if let [a, b, c, ..] = *p {
+        if (a | b | c) < 0x80 {
+            return Some((usize::from(a), usize::from(b), Some(usize::from(c)), at + 3));
+        }
+    }
+    let mut d = Decoder::new(p);
+    let shared = d.varint32()? as usize;
+    let non_shared = d.varint32()? as usize;
+    let value_len = if value_delta {
+        None
+    } else {
+        Some(d.varint32()? as usize)
+    };
+    Some((shared, non_shared, value_len, data.len() - d.len()))
+}
+
+/// A position in one block: which entry, its rebuilt key, where its value lies, and for
+/// index blocks its decoded block handle.
+pub(crate) struct BlockCursor {
+    /// Offset of the current entry; the block's restart offset when not valid.
+    pub(crate) current: usize,
+    /// Offset just past the current entry.
+    pub(crate) next: usize,
+    /// The restart run that holds `current`.
+    pub(crate) restart_index: usize,
+    pub(crate) key: KeyBuf,
+    /// The current value's byte range in the block.
+    pub(crate) value: (usize, usize),
+    /// Index mode: the decoded handle and first key of the current entry.
+    pub(crate) handle: BlockHandle,
+    pub(crate) first_key: (usize, usize),
+    pub(crate) valid: bool,
+    pub(crate) status: Result<()>,
+}
+
+impl BlockCursor {
+    /// A cursor over `block`, positioned nowhere.
+    pub(crate) fn new(block: &Block) -> Self {
+        let current = block.restart_offset();
+        BlockCursor {
+            current,
+            next: current,
+            restart_index: 0,
+            key: KeyBuf::new(),
+            value: (0, 0),
+            handle: BlockHandle::default(),
+            first_key: (0, 0),
+            valid: false,
+            status: Ok(()),
+        }
+    }
+
+    /// Makes the cursor fit for another block (keeping the key buffer's allocation).
+    pub(crate) fn reset(&mut self, block: &Block) {
+        self.invalidate(block);
+        self.restart_index = 0;
+        self.key.clear();
+        self.status = Ok(());
+    }
+
+    #[inline]
+    pub(crate) fn valid(&self) -> bool {
+        self.valid
+    }
+
+    /// The current entry's key as stored (without a global sequence number applied).
+    #[inline]
+    pub(crate) fn key(&self) -> &[u8] {
+        self.key.as_slice()
+    }
+
+    /// The current entry's value as stored.
+    #[inline]
+    pub(crate) fn value<'b>(&self, block: &'b Block) -> &'b [u8] {
+        &block.data()[self.value.0..self.value.1]
+    }
+
+    pub(crate) fn status(&self) -> Result<()> {
+        self.status.clone()
+    }
+
+    pub(crate) fn corrupt(&mut self, block: &Block, what: &str) {
+        self.invalidate(block);
+        if self.status.is_ok() {
+            self.status = Err(Error::corruption(format!("bad entry in block: {what}")));
+        }
+    }
+
+    pub(crate) fn invalidate(&mut self, block: &Block) {
+        self.valid = false;
+        self.current = block.restart_offset();
+        self.next = self.current;
+    }
+
+    pub(crate) fn seek_to_restart(&mut self, block: &Block, i: usize) {
+        self.key.clear();
+        self.restart_index = i;
+        self.next = block.restart_point(i);
+        self.valid = false;
+    }
+
+    /// Decodes the entry at `self.next`. Returns false at the end or on corruption.
+    pub(crate) fn parse_next(&mut self, block: &Block, layout: Layout<'_>) -> bool {
+        let limit = block.restart_offset();
+        let at = self.next;
+        if at >= limit {
+            self.invalidate(block);
+            return false;
+        }
+        let data = &block.data()[..limit];
+        let Some((shared, non_shared, value_len, key_start)) =
+            decode_header(data, at, layout.value_delta())
+        else {
+            self.corrupt(block, "truncated header");
+            return false;
+        };
+        if shared > self.key.len() {
+            self.corrupt(block, "shared prefix longer than the previous key");
+            return false;
+        }
+        let Some(delta) = key_start
+            .checked_add(non_shared)
+            .and_then(|end| data.get(key_start..end))
+        else {
+            self.corrupt(block, "key runs past the restart array");
+            return false;
+        };
+        self.key.truncate(shared);
+        self.key.extend(delta);
+        let value_start = key_start + non_shared;
+        self.current = at;
+        match layout.index {
+            None => {
+                let end = value_start + value_len.unwrap_or(0);
+                if end > limit {
+                    self.corrupt(block, "value runs past the restart array");
+                    return false;
+                }
+                self.value = (value_start, end);
+                self.next = end;
+            }
+            Some(fmt) => {
+                if !self.parse_index_value(block, data, fmt, shared, value_start, value_len) {
+                    return false;
+                }
+            }
+        }
+        while self.restart_index + 1 < block.num_restarts()
+            && block.restart_point(self.restart_index + 1) <= at
+        {
+            self.restart_index += 1;
+        }
+        self.valid = true;
+        true
+    }
+
+    /// Decodes an index entry's value (block handle, maybe delta-encoded, and maybe the
+    /// block's first key) starting at `value_start`; sets `value`, `next` and `handle`.
+    fn parse_index_value(
+        &mut self,
+        block: &Block,
+        data: &[u8],
+        fmt: IndexFormat,
+        shared: usize,
+        value_start: usize,
+        value_len: Option<usize>,
+    ) -> bool {
+        let rest = &data[value_start..];
+        let mut vd = match value_len {
+            Some(n) => match rest.get(..n) {
+                Some(v) => Decoder::new(v),
+                None => {
+                    self.corrupt(block, "value runs past the restart array");
+                    return false;
+                }
+            },
+            None => Decoder::new(rest),
+        };
+        let vd_len = vd.len();
+        if fmt.value_delta_encoded && shared > 0 {
+            let Some(z) = vd.varint64() else {
+                self.corrupt(block, "bad delta-encoded index value");
+                return false;
+            };
+            let delta = ((z >> 1) as i64) ^ -((z & 1) as i64);
+            let prev = self.handle;
+            self.handle = BlockHandle::new(
+                prev.offset
+                    .wrapping_add(prev.size)
+                    .wrapping_add(BLOCK_TRAILER_SIZE as u64),
+                prev.size.wrapping_add(delta as u64),
+            );
+        } else {
+            let (Some(offset), Some(size)) = (vd.varint64(), vd.varint64()) else {
+                self.corrupt(block, "bad block handle");
+                return false;
+            };
+            self.handle = BlockHandle::new(offset, size);
+        }
+        let mut end = value_start + (vd_len - vd.len());
+        if fmt.has_first_key {
+            let before = vd.len();
+            let Some(fk) = vd.length_prefixed() else {
+                self.corrupt(block, "bad first key in block info");
+                return false;
+            };
+            let fk_end = end + (before - vd.len());
+            self.first_key = (fk_end - fk.len(), fk_end);
+            end = fk_end;
+        }
+        if let Some(n) = value_len {
+            end = value_start + n;
+        }
+        self.value = (value_start, end);
+        self.next = end;
+        true
+    }
+
+    /// The key stored at restart point `i` (which shares nothing with its predecessor).
+    fn restart_key<'b>(block: &'b Block, layout: Layout<'_>, i: usize) -> Option<&'b [u8]> {
+        let limit = block.restart_offset();
+        let data = &block.data()[..limit];
+        let (shared, non_shared, _, key_start) =
+            decode_header(data, block.restart_point(i), layout.value_delta())?;
+        if shared != 0 {
+            return None;
+        }
+        data.get(key_start..key_start.checked_add(non_shared)?)
+    }
+
+    fn restarts_ok(&mut self, block: &Block) -> bool {
+        if block.num_restarts() == 0 {
+            self.invalidate(block);
+            return false;
+        }
+        true
+    }
+
+    pub(crate) fn seek_to_first(&mut self, block: &Block, layout: Layout<'_>) {
+        if !self.restarts_ok(block) {
+            return;
+        }
+        self.seek_to_restart(block, 0);
+        self.parse_next(block, layout);
+    }
+
+    pub(crate) fn seek_to_last(&mut self, block: &Block, layout: Layout<'_>) {
+        if !self.restarts_ok(block) {
+            return;
+        }
+        self.seek_to_restart(block, block.num_restarts() - 1);
+        while self.parse_next(block, layout) && self.next < block.restart_offset() {}
+    }
+
+    /// Positions at the first entry whose key is `>= target`: a binary search over the
+    /// restart keys, in place, then a forward scan from the last restart key below `target`.
+    pub(crate) fn seek(&mut self, block: &Block, layout: Layout<'_>, target: &[u8]) {
+        if !self.restarts_ok(block) {
+            return;
+        }
+        let (mut left, mut right) = (0usize, block.num_restarts() - 1);
+        while left < right {
+            let mid = (left + right).div_ceil(2);
+            let Some(k) = Self::restart_key(block, layout, mid) else {
+                self.corrupt(block, "bad restart point");
+                return;
+            };
+            if layout.compare_stored(k, target) == Ordering::Less {
+                left = mid;
+            } else {
+                right = mid - 1;
+            }
+        }
+        self.seek_to_restart(block, left);
+        if layout.index.is_none() {
+            self.scan_data_to(block, layout, target);
+            return;
+        }
+        while self.parse_next(block, layout) {
+            if layout.compare_stored(self.key.as_slice(), target) != Ordering::Less {
+                return;
+            }
+        }
+    }
+
+    /// The forward scan of a data-block seek, from the restart point in `self.next`: it
+    /// rebuilds each key and compares it, and records the position only for the entry it
+    /// stops at (what `parse_next` + compare would do, with less bookkeeping per entry).
+    fn scan_data_to(&mut self, block: &Block, layout: Layout<'_>, target: &[u8]) {
+        let limit = block.restart_offset();
+        let data = &block.data()[..limit];
+        let mut at = self.next;
+        while at < limit {
+            let Some((shared, non_shared, value_len, key_start)) = decode_header(data, at, false)
+            else {
+                self.corrupt(block, "truncated header");
+                return;
+            };
+            if shared > self.key.len() {
+                self.corrupt(block, "shared prefix longer than the previous key");
+                return;
+            }
+            let key_end = key_start + non_shared;
+            let Some(delta) = data.get(key_start..key_end) else {
+                self.corrupt(block, "key runs past the restart array");
+                return;
+            };
+            self.key.truncate(shared);
+            self.key.extend(delta);
+            let end = key_end + value_len.unwrap_or(0);
+            if end > limit {
+                self.corrupt(block, "value runs past the restart array");
+                return;
+            }
+            if layout.compare_stored(self.key.as_slice(), target) != Ordering::Less {
+                self.current = at;
+                self.value = (key_end, end);
+                self.next = end;
+                while self.restart_index + 1 < block.num_restarts()
+                    && block.restart_point(self.restart_index + 1) <= at
+                {
+                    self.restart_index += 1;
+                }
+                self.valid = true;
+                return;
+            }
+            at = end;
+        }
+        self.invalidate(block);
+    }
+
+    pub(crate) fn next(&mut self, block: &Block, layout: Layout<'_>) {
+        if self.valid {
+            self.parse_next(block, layout);
+        }
+    }
+
+    /// Steps back one entry by rescanning from the restart point before the current entry.
+    pub(crate) fn prev(&mut self, block: &Block, layout: Layout<'_>) {
+        if !self.valid {
+            return;
+        }
+        let original = self.current;
+        if !self.seek_to_interval_before(block, original) {
+            return;
+        }
+        while self.parse_next(block, layout) && self.next < original {}
+    }
+
+    /// Moves to the start of the restart run that holds the entry before the one at
+    /// `original`; false (and invalid) when there is none.
+    pub(crate) fn seek_to_interval_before(&mut self, block: &Block, original: usize) -> bool {
+        while block.restart_point(self.restart_index) >= original {
+            if self.restart_index == 0 {
+                self.invalidate(block);
+                return false;
+            }
+            self.restart_index -= 1;
+        }
+        self.seek_to_restart(block, self.restart_index);
+        true
+    }
+}
