@@ -12,6 +12,7 @@ LIB := $(LIBDIR)/libsolistore.so
 DROPIN := $(LIBDIR)/dropin
 
 .PHONY: all build dropin run run-dotnet test test-rust test-c test-python test-dotnet abi soak install clean
+.PHONY: bench bench-quick bench-smoke
 
 all: build
 
@@ -43,6 +44,9 @@ run: build
 	  ln -sf /usr/lib/x86_64-linux-gnu/librocksdb.so.7.8 bench/build/rocksdb/librocksdb.so && \
 	  LD_LIBRARY_PATH=$(CURDIR)/bench/build/rocksdb bench/build/quickstart $$(mktemp -d); \
 	else echo "(librocksdb 7.8 not installed: apt-get install librocksdb-dev to compare)"; fi
+	@if [ -e /usr/lib/x86_64-linux-gnu/librocksdb.so.7.8 ]; then \
+	  echo "== a 1-2 minute comparison, solistore / RocksDB 7.8.3 (make bench for the full one)"; \
+	  $(MAKE) --no-print-directory -C bench quick SOLISTORE=$(CURDIR)/$(LIB); fi
 
 # The .NET quickstart (bindings-dotnet/examples/Quickstart.cs) on libsolistore, then on
 # librocksdb 7.8.3 when installed. Needs Mono (apt-get install mono-devel).
@@ -51,9 +55,9 @@ run-dotnet: build
 
 # Every test: Rust unit, integration and property tests (core and capi, including the
 # compatibility tests against Debian's RocksDB 7.8.3), the C ABI gates, the C test
-# programs against libsolistore, against librocksdb 7.8.3, and as a binary drop-in, and the
-# Python and .NET bindings on both libraries.
-test: test-rust abi test-c test-python test-dotnet
+# programs against libsolistore, against librocksdb 7.8.3, and as a binary drop-in, the
+# Python and .NET bindings on both libraries, and a smoke run of the benchmark driver.
+test: test-rust abi test-c test-python test-dotnet bench-smoke
 
 test-rust:
 	$(CARGO) test --release --workspace
@@ -74,6 +78,18 @@ test-python: build
 test-dotnet: build
 	PROFILE=$(PROFILE) bindings-dotnet/run-tests.sh
 
+# Benchmarks (bench/README.md): one driver, libsolistore and Debian's librocksdb 7.8.3
+# alternately. bench: the full run (~25-50 min), written to bench/results/<date>-$(NAME).md;
+# bench-quick: 1-2 minutes, prints the table; bench-smoke: every workload at toy sizes (make test).
+bench: build
+	$(MAKE) -C bench bench SOLISTORE=$(CURDIR)/$(LIB)
+
+bench-quick: build
+	$(MAKE) -C bench quick SOLISTORE=$(CURDIR)/$(LIB)
+
+bench-smoke: build
+	$(MAKE) -C bench smoke SOLISTORE=$(CURDIR)/$(LIB)
+
 # Long runs: the 1,000-kill crash loop and deep property tests.
 soak:
 	SOLISTORE_CRASH_ITERATIONS=1000 PROPTEST_CASES=5000 $(CARGO) test --release -p solistore --test crash_loop_sigkill --test db_model
@@ -89,3 +105,4 @@ install: build
 clean:
 	$(CARGO) clean
 	rm -rf tests-c/build bindings-dotnet/out
+	$(MAKE) -C bench clean
