@@ -255,6 +255,12 @@ impl DbInner {
     /// `max_write_buffer_number` allows (RocksDB's write stop), or too many level-0 files
     /// (`level0_stop_writes_trigger`), until background work makes room; slows it down past
     /// `level0_slowdown_writes_trigger`.
+    ///
+    /// "Unflushed" counts the immutable memtables only, as RocksDB's `NumNotFlushed` does:
+    /// with the default of 2, writes go on into the new active memtable while the one
+    /// switched out is being flushed, and stop only when that one fills up too before the
+    /// flush is done. (Counting the active memtable as well stalled every writer for a whole
+    /// flush at every switch.)
     fn make_room_for_write(&self) -> Result<()> {
         loop {
             let mut stop = false;
@@ -263,7 +269,7 @@ impl DbInner {
                 let o = &cfd.options;
                 let imms = cfd.imms.lock().len();
                 let l0 = cfd.super_version().version.num_files(0);
-                let max_imms = usize::try_from(o.max_write_buffer_number.max(2) - 1).unwrap_or(1);
+                let max_imms = usize::try_from(o.max_write_buffer_number.max(2)).unwrap_or(2);
                 stop |= imms >= max_imms
                     || l0 >= usize::try_from(o.level0_stop_writes_trigger).unwrap_or(usize::MAX);
                 slow |=
