@@ -342,7 +342,7 @@ pub(crate) fn insert_batch(
             cached = Some((cf, memtable_for(cf)));
         }
         if let Some((_, Some(mem))) = &cached {
-            mem.add(seq, t, key, value);
+            mem.add(seq, t, key, value)?;
         }
         seq += 1;
     }
