@@ -80,7 +80,7 @@ impl DbInner {
             .cfs
             .read()
             .iter()
-            .filter(|c| c.mem().approximate_memory_usage() >= c.options.write_buffer_size.max(1))
+            .filter(|c| c.mem_usage() >= c.options.write_buffer_size.max(1))
             .cloned()
             .collect();
         for cfd in full {

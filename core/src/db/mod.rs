@@ -38,6 +38,10 @@ use crate::options::{ColumnFamilyOptions, DbOptions, ReadOptions, WriteOptions};
 use crate::version::edit::VersionEdit;
 use crate::version::set::VersionSet;
 
+/// Bytes a record takes beyond its key and value in a batch: the tag, the column family id
+/// and two length varints, at most.
+const RECORD_OVERHEAD: usize = 1 + 5 + 5 + 5;
+
 /// Counters behind `rocksdb.stats` and the statistics tickers. Relaxed atomics.
 #[derive(Debug, Default)]
 pub struct Stats {
@@ -347,15 +351,15 @@ impl Db {
         key: &[u8],
         value: &[u8],
     ) -> Result<()> {
-        let mut b = WriteBatch::new();
+        let mut b = WriteBatch::with_capacity(key.len() + value.len() + RECORD_OVERHEAD);
         b.put(cf.id(), key, value);
-        self.write(wo, &b)
+        self.inner.write_owned(wo, b)
     }
 
     pub fn delete(&self, wo: &WriteOptions, cf: &ColumnFamilyHandle, key: &[u8]) -> Result<()> {
-        let mut b = WriteBatch::new();
+        let mut b = WriteBatch::with_capacity(key.len() + RECORD_OVERHEAD);
         b.delete(cf.id(), key);
-        self.write(wo, &b)
+        self.inner.write_owned(wo, b)
     }
 
     pub fn single_delete(
@@ -364,9 +368,9 @@ impl Db {
         cf: &ColumnFamilyHandle,
         key: &[u8],
     ) -> Result<()> {
-        let mut b = WriteBatch::new();
+        let mut b = WriteBatch::with_capacity(key.len() + RECORD_OVERHEAD);
         b.single_delete(cf.id(), key);
-        self.write(wo, &b)
+        self.inner.write_owned(wo, b)
     }
 
     pub fn delete_range(
@@ -376,9 +380,9 @@ impl Db {
         begin: &[u8],
         end: &[u8],
     ) -> Result<()> {
-        let mut b = WriteBatch::new();
+        let mut b = WriteBatch::with_capacity(begin.len() + end.len() + RECORD_OVERHEAD);
         b.delete_range(cf.id(), begin, end);
-        self.write(wo, &b)
+        self.inner.write_owned(wo, b)
     }
 
     /// # Errors
@@ -395,9 +399,9 @@ impl Db {
                 "Provide a merge_operator when opening DB",
             ));
         }
-        let mut b = WriteBatch::new();
+        let mut b = WriteBatch::with_capacity(key.len() + value.len() + RECORD_OVERHEAD);
         b.merge(cf.id(), key, value);
-        self.write(wo, &b)
+        self.inner.write_owned(wo, b)
     }
 
     /// Reads `key` as of `ro.snapshot` (or the latest state).

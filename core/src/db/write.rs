@@ -55,13 +55,16 @@ struct Writer {
     exclusive: Mutex<Option<Exclusive>>,
     /// The outcome, set by the leader that wrote it. Guarded by `WriteQueue::state`.
     result: Mutex<Option<Result<()>>>,
+    /// Signalled (with `WriteQueue::state` held) when `result` is set or this writer reaches
+    /// the front of the queue: each writer sleeps on its own, so finishing a group wakes its
+    /// members and the next leader only, not every queued writer.
+    cv: Condvar,
 }
 
 /// The writer queue and the WAL.
 pub(crate) struct WriteQueue {
     /// Queued writers, front = the current leader. Guarded by this mutex.
     state: Mutex<VecDeque<Arc<Writer>>>,
-    cv: Condvar,
     /// The open WAL (None when read-only or closed). Locked by the leader while it appends,
     /// and by `flush_wal`/`sync_wal`.
     pub(crate) wal: Mutex<Option<LogWriter>>,
@@ -71,7 +74,6 @@ impl WriteQueue {
     pub(crate) fn new(wal: Option<LogWriter>) -> Self {
         WriteQueue {
             state: Mutex::new(VecDeque::new()),
-            cv: Condvar::new(),
             wal: Mutex::new(wal),
         }
     }
@@ -120,17 +122,27 @@ impl DbInner {
 
     /// Writes `batch` atomically. See the module header for the protocol.
     pub(crate) fn write(&self, wo: &WriteOptions, batch: &WriteBatch) -> Result<()> {
+        if batch.count() == 0 && batch.size_in_bytes() <= crate::batch::HEADER_SIZE {
+            return self.check_writable();
+        }
+        self.write_owned(wo, batch.clone())
+    }
+
+    /// [`write`](Self::write) of a batch the caller gives up (the single-operation calls
+    /// build one and hand it over, so that it is not copied).
+    pub(crate) fn write_owned(&self, wo: &WriteOptions, batch: WriteBatch) -> Result<()> {
         self.check_writable()?;
         if batch.count() == 0 && batch.size_in_bytes() <= crate::batch::HEADER_SIZE {
             return Ok(());
         }
-        self.validate_batch(wo, batch)?;
+        self.validate_batch(wo, &batch)?;
         let me = Arc::new(Writer {
-            batch: batch.clone(),
+            batch,
             sync: wo.sync,
             disable_wal: wo.disable_wal,
             exclusive: Mutex::new(None),
             result: Mutex::new(None),
+            cv: Condvar::new(),
         });
         self.enqueue(me)
     }
@@ -143,6 +155,7 @@ impl DbInner {
             disable_wal: false,
             exclusive: Mutex::new(Some(work)),
             result: Mutex::new(None),
+            cv: Condvar::new(),
         });
         self.enqueue(me)
     }
@@ -157,7 +170,7 @@ impl DbInner {
             if queue.front().is_some_and(|f| Arc::ptr_eq(f, &me)) {
                 break;
             }
-            self.write.cv.wait(&mut queue);
+            me.cv.wait(&mut queue);
         }
         // Leader: take the group while holding the queue lock, then release it for the I/O.
         let mut group: Vec<Arc<Writer>> = Vec::new();
@@ -186,9 +199,12 @@ impl DbInner {
             debug_assert!(popped.is_some_and(|p| Arc::ptr_eq(&p, w)));
             if !Arc::ptr_eq(w, &me) {
                 *w.result.lock() = Some(outcome.clone());
+                w.cv.notify_one();
             }
         }
-        self.write.cv.notify_all();
+        if let Some(next) = queue.front() {
+            next.cv.notify_one();
+        }
         drop(queue);
         outcome
     }
@@ -208,19 +224,28 @@ impl DbInner {
             let log = wal
                 .as_mut()
                 .ok_or_else(|| Error::invalid_argument("DB is closed"))?;
-            let res = if group.len() == 1 {
-                let mut rep = group[0].batch.clone();
-                rep.set_sequence(first_seq);
-                log.add_record(rep.data())
-            } else {
-                let mut merged = group[0].batch.clone();
-                for w in &group[1..] {
-                    merged.append(&w.batch);
-                }
-                merged.set_sequence(first_seq);
-                log.add_record(merged.data())
-            };
-            let res = res.and_then(|_| if need_sync { log.sync() } else { Ok(()) });
+            // One record: a header with the group's first sequence and total count, then
+            // every batch's records, framed straight from the batches (the bytes of
+            // `WriteBatch::append` over the group, without building it).
+            let mut header = [0u8; crate::batch::HEADER_SIZE];
+            header[..8].copy_from_slice(&first_seq.to_le_bytes());
+            let count = group
+                .iter()
+                .fold(0u32, |n, w| n.wrapping_add(w.batch.count()));
+            header[8..].copy_from_slice(&count.to_le_bytes());
+            let mut parts: Vec<&[u8]> = Vec::with_capacity(group.len() + 1);
+            parts.push(&header);
+            for w in group {
+                parts.push(
+                    w.batch
+                        .data()
+                        .get(crate::batch::HEADER_SIZE..)
+                        .unwrap_or(&[]),
+                );
+            }
+            let res =
+                log.add_record_parts(&parts)
+                    .and_then(|_| if need_sync { log.sync() } else { Ok(()) });
             if let Err(e) = res {
                 return Err(self.poison(e));
             }
@@ -268,7 +293,7 @@ impl DbInner {
             for cfd in self.cfs.read().iter() {
                 let o = &cfd.options;
                 let imms = cfd.imms.lock().len();
-                let l0 = cfd.super_version().version.num_files(0);
+                let l0 = cfd.num_level0_files();
                 let max_imms = usize::try_from(o.max_write_buffer_number.max(2)).unwrap_or(2);
                 stop |= imms >= max_imms
                     || l0 >= usize::try_from(o.level0_stop_writes_trigger).unwrap_or(usize::MAX);
