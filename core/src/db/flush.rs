@@ -16,6 +16,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use super::column_family::{ColumnFamilyData, ImmMemTable};
+use super::flush_gc::ShadowFilter;
 use super::super_version::SuperVersion;
 use super::DbInner;
 use crate::error::Result;
@@ -143,6 +144,9 @@ impl DbInner {
         let path = filename::table_file(&self.path, number);
         let opts = self.table_builder_options(cfd, 0);
         let mut builder = TableBuilder::new(opts, self.fs.new_writable(&path)?)?;
+        // Versions no reader can see are left out (see `flush_gc`).
+        let snapshots = self.snapshots.all();
+        let mut shadow = ShadowFilter::new(&cfd.icmp, &snapshots);
         iter.seek_to_first();
         while iter.valid() {
             let key = iter.key();
@@ -153,7 +157,7 @@ impl DbInner {
                 if cfd.icmp.compare_user(parsed.user_key, iter.value()).is_lt() {
                     builder.add_range_tombstone(parsed.user_key, iter.value(), parsed.sequence)?;
                 }
-            } else {
+            } else if shadow.keep(&parsed) {
                 builder.add(key, iter.value())?;
             }
             iter.next();

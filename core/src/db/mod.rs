@@ -14,6 +14,7 @@ mod checkpoint;
 pub mod column_family;
 mod compact;
 mod flush;
+mod flush_gc;
 mod open;
 mod properties;
 mod read;
