@@ -239,6 +239,13 @@ impl DbInner {
         }
         let merge_op = cfd.options.merge_operator.clone();
         let filter = cfd.compaction_filter(task);
+        // The largest user key of the inputs keeps its sequence numbers (RocksDB's rule: its
+        // versions may continue in a neighbouring file outside this compaction).
+        let largest_user_key: &[u8] = inputs
+            .iter()
+            .map(|(_, f)| user_key(&f.largest))
+            .max_by(|a, b| cfd.icmp.compare_user(a, b))
+            .unwrap_or(&[]);
         input.seek_to_first();
         // The entries of one user key, newest first, gathered before deciding.
         let mut group: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
@@ -263,7 +270,10 @@ impl DbInner {
                     filter.as_deref(),
                     task.output_level,
                 )?;
-                for (k, v) in kept {
+                for (mut k, v) in kept {
+                    if task.bottommost {
+                        zero_sequence_at_bottom(&mut k, earliest, largest_user_key, &cfd.icmp);
+                    }
                     out.add(&k, &v)?;
                 }
             }
@@ -276,6 +286,32 @@ impl DbInner {
         input.status()?;
         out.finish()
     }
+}
+
+/// At the bottom of the tree, a Put that every reader sees (sequence at or below the oldest
+/// snapshot) is written with sequence 0, as RocksDB's compaction does: nothing older can
+/// exist below it, so its sequence tells no reader anything, and zeros compress (a smaller
+/// table, less to write and read). Merges keep theirs; deletions that old are dropped
+/// before they get here; so does the inputs' largest user key (see the caller).
+fn zero_sequence_at_bottom(
+    ikey: &mut [u8],
+    earliest: SequenceNumber,
+    largest_user_key: &[u8],
+    icmp: &crate::key::InternalKeyComparator,
+) {
+    let Ok(p) = parse_internal_key(ikey) else {
+        return;
+    };
+    if p.value_type != ValueType::Value
+        || p.sequence == 0
+        || p.sequence > earliest
+        || icmp.compare_user(p.user_key, largest_user_key).is_eq()
+    {
+        return;
+    }
+    let n = ikey.len();
+    ikey[n - 8..]
+        .copy_from_slice(&crate::key::pack_seq_and_type(0, ValueType::Value).to_le_bytes());
 }
 
 /// Which snapshot stripe `seq` falls in: 0 below (or at) the oldest snapshot, and so on.
