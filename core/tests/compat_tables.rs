@@ -308,7 +308,7 @@ fn small_cf_options(compression: CompressionType, bloom: Option<f64>) -> ColumnF
         compression,
         bloom_bits_per_key: bloom,
         write_buffer_size: 64 << 10,
-        target_file_size_base: 32 << 10,
+        target_file_size_base: 16 << 10,
         max_bytes_for_level_base: 128 << 10,
         level0_file_num_compaction_trigger: 2,
         ..Default::default()

@@ -170,6 +170,17 @@ impl WriteBatch {
         }
     }
 
+    /// An empty batch with room for `bytes` bytes of records (beyond the header), so that
+    /// building it does not reallocate.
+    pub fn with_capacity(bytes: usize) -> Self {
+        let mut rep = Vec::with_capacity(HEADER_SIZE + bytes);
+        rep.extend_from_slice(&[0; HEADER_SIZE]);
+        WriteBatch {
+            rep,
+            save_points: Vec::new(),
+        }
+    }
+
     /// Wraps an encoded rep after validating all of it: the header is present, every record
     /// is well formed with a known tag, and the count matches.
     ///

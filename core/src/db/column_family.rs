@@ -109,6 +109,14 @@ impl ColumnFamilyData {
     pub(crate) fn super_version(&self) -> Arc<SuperVersion> {
         self.sv.read().clone()
     }
+    /// Level-0 files of the current view (without taking a reference to it).
+    pub(crate) fn num_level0_files(&self) -> usize {
+        self.sv.read().version.num_files(0)
+    }
+    /// The active memtable's memory (without taking a reference to it).
+    pub(crate) fn mem_usage(&self) -> usize {
+        self.sv.read().mem.approximate_memory_usage()
+    }
     /// Installs a new read view. Call with `DbInner::versions` held.
     pub(crate) fn install(&self, sv: SuperVersion) {
         if !Arc::ptr_eq(&self.sv.read().version, &sv.version) {

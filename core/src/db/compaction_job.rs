@@ -69,6 +69,8 @@ struct MergeContext<'a> {
     earliest: SequenceNumber,
     tombstones: &'a FragmentedRangeTombstones,
     kept_tombstones: &'a [RangeTombstone],
+    /// The largest user key of the inputs: it keeps its sequence numbers at the bottom.
+    largest_user_key: &'a [u8],
 }
 
 /// Does a tombstone of `tombstones` make `f` invisible to every reader?
@@ -169,6 +171,13 @@ impl DbInner {
             .filter(|t| !(task.bottommost && t.seq <= earliest))
             .filter(|t| ucmp.compare(&t.start, &t.end).is_lt())
             .collect();
+        // The largest user key of the inputs keeps its sequence numbers (RocksDB's rule: its
+        // versions may continue in a neighbouring file outside this compaction).
+        let largest_user_key: &[u8] = inputs
+            .iter()
+            .map(|(_, f)| user_key(&f.largest))
+            .max_by(|a, b| cfd.icmp.compare_user(a, b))
+            .unwrap_or(&[]);
         let ctx = MergeContext {
             cfd,
             task,
@@ -177,6 +186,7 @@ impl DbInner {
             earliest,
             tombstones: &frag,
             kept_tombstones: &kept_tombstones,
+            largest_user_key,
         };
         let may_split = kept_tombstones.is_empty()
             && ((task.start_level == 0 && task.output_level > 0)
@@ -301,7 +311,15 @@ impl DbInner {
                     filter.as_deref(),
                     task.output_level,
                 )?;
-                for (k, v) in kept {
+                for (mut k, v) in kept {
+                    if task.bottommost {
+                        zero_sequence_at_bottom(
+                            &mut k,
+                            ctx.earliest,
+                            ctx.largest_user_key,
+                            &cfd.icmp,
+                        );
+                    }
                     out.add(&k, &v)?;
                 }
             }
@@ -314,6 +332,32 @@ impl DbInner {
         input.status()?;
         out.finish()
     }
+}
+
+/// At the bottom of the tree, a Put that every reader sees (sequence at or below the oldest
+/// snapshot) is written with sequence 0, as RocksDB's compaction does: nothing older can
+/// exist below it, so its sequence tells no reader anything, and zeros compress (a smaller
+/// table, less to write and read). Merges keep theirs; deletions that old are dropped
+/// before they get here; so does the inputs' largest user key (see the caller).
+fn zero_sequence_at_bottom(
+    ikey: &mut [u8],
+    earliest: SequenceNumber,
+    largest_user_key: &[u8],
+    icmp: &crate::key::InternalKeyComparator,
+) {
+    let Ok(p) = parse_internal_key(ikey) else {
+        return;
+    };
+    if p.value_type != ValueType::Value
+        || p.sequence == 0
+        || p.sequence > earliest
+        || icmp.compare_user(p.user_key, largest_user_key).is_eq()
+    {
+        return;
+    }
+    let n = ikey.len();
+    ikey[n - 8..]
+        .copy_from_slice(&crate::key::pack_seq_and_type(0, ValueType::Value).to_le_bytes());
 }
 
 /// Which snapshot stripe `seq` falls in: 0 below (or at) the oldest snapshot, and so on.

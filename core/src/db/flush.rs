@@ -17,6 +17,7 @@ use std::sync::Arc;
 
 use super::column_family::{ColumnFamilyData, ImmMemTable};
 use super::error_handler::Reason;
+use super::flush_gc::ShadowFilter;
 use super::super_version::SuperVersion;
 use super::DbInner;
 use crate::error::Result;
@@ -109,7 +110,7 @@ impl DbInner {
             .cfs
             .read()
             .iter()
-            .filter(|c| c.mem().approximate_memory_usage() >= c.options.write_buffer_size.max(1))
+            .filter(|c| c.mem_usage() >= c.options.write_buffer_size.max(1))
             .cloned()
             .collect();
         for cfd in full {
@@ -207,6 +208,9 @@ impl DbInner {
         let mut iter = MergingIterator::new(children, cfd.icmp.clone());
         let opts = self.table_builder_options(cfd, 0);
         let mut builder = TableBuilder::new(opts, self.new_table_writer(path)?)?;
+        // Versions no reader can see are left out (see `flush_gc`).
+        let snapshots = self.snapshots.all();
+        let mut shadow = ShadowFilter::new(&cfd.icmp, &snapshots);
         iter.seek_to_first();
         while iter.valid() {
             let key = iter.key();
@@ -217,7 +221,7 @@ impl DbInner {
                 if cfd.icmp.compare_user(parsed.user_key, iter.value()).is_lt() {
                     builder.add_range_tombstone(parsed.user_key, iter.value(), parsed.sequence)?;
                 }
-            } else {
+            } else if shadow.keep(&parsed) {
                 builder.add(key, iter.value())?;
             }
             iter.next();

@@ -18,6 +18,7 @@ mod compact;
 mod compaction_job;
 mod error_handler;
 mod flush;
+mod flush_gc;
 mod open;
 mod properties;
 mod read;
@@ -43,6 +44,10 @@ use crate::fs::{lock::FileLock, FileSystem};
 use crate::options::{ColumnFamilyOptions, DbOptions, ReadOptions, WriteOptions};
 use crate::version::edit::VersionEdit;
 use crate::version::set::VersionSet;
+
+/// Bytes a record takes beyond its key and value in a batch: the tag, the column family id
+/// and two length varints, at most.
+const RECORD_OVERHEAD: usize = 1 + 5 + 5 + 5;
 
 /// Counters behind `rocksdb.stats` and the statistics tickers, counted as RocksDB counts its
 /// tickers: `keys_read` is every point lookup (`NUMBER_KEYS_READ`, found or not) and
@@ -407,16 +412,16 @@ impl Db {
         value: &[u8],
     ) -> Result<()> {
         self.inner.cfd(cf)?;
-        let mut b = WriteBatch::new();
+        let mut b = WriteBatch::with_capacity(key.len() + value.len() + RECORD_OVERHEAD);
         b.put(cf.id(), key, value);
-        self.write(wo, &b)
+        self.inner.write_owned(wo, b)
     }
 
     pub fn delete(&self, wo: &WriteOptions, cf: &ColumnFamilyHandle, key: &[u8]) -> Result<()> {
         self.inner.cfd(cf)?;
-        let mut b = WriteBatch::new();
+        let mut b = WriteBatch::with_capacity(key.len() + RECORD_OVERHEAD);
         b.delete(cf.id(), key);
-        self.write(wo, &b)
+        self.inner.write_owned(wo, b)
     }
 
     pub fn single_delete(
@@ -426,9 +431,9 @@ impl Db {
         key: &[u8],
     ) -> Result<()> {
         self.inner.cfd(cf)?;
-        let mut b = WriteBatch::new();
+        let mut b = WriteBatch::with_capacity(key.len() + RECORD_OVERHEAD);
         b.single_delete(cf.id(), key);
-        self.write(wo, &b)
+        self.inner.write_owned(wo, b)
     }
 
     /// Deletes every key in `[begin, end)`; nothing when `begin == end`.
@@ -449,9 +454,9 @@ impl Db {
         if cf.cfd.options.comparator.compare(begin, end) == std::cmp::Ordering::Greater {
             return Err(Error::invalid_argument("end key comes before start key"));
         }
-        let mut b = WriteBatch::new();
+        let mut b = WriteBatch::with_capacity(begin.len() + end.len() + RECORD_OVERHEAD);
         b.delete_range(cf.id(), begin, end);
-        self.write(wo, &b)
+        self.inner.write_owned(wo, b)
     }
 
     /// # Errors
@@ -469,9 +474,9 @@ impl Db {
             ));
         }
         self.inner.cfd(cf)?;
-        let mut b = WriteBatch::new();
+        let mut b = WriteBatch::with_capacity(key.len() + value.len() + RECORD_OVERHEAD);
         b.merge(cf.id(), key, value);
-        self.write(wo, &b)
+        self.inner.write_owned(wo, b)
     }
 
     /// Reads `key` as of `ro.snapshot` (or the latest state).

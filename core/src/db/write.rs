@@ -57,13 +57,16 @@ struct Writer {
     exclusive: Mutex<Option<Exclusive>>,
     /// The outcome, set by the leader that wrote it. Guarded by `WriteQueue::state`.
     result: Mutex<Option<Result<()>>>,
+    /// Signalled (with `WriteQueue::state` held) when `result` is set or this writer reaches
+    /// the front of the queue: each writer sleeps on its own, so finishing a group wakes its
+    /// members and the next leader only, not every queued writer.
+    cv: Condvar,
 }
 
 /// The writer queue and the WAL.
 pub(crate) struct WriteQueue {
     /// Queued writers, front = the current leader. Guarded by this mutex.
     state: Mutex<VecDeque<Arc<Writer>>>,
-    cv: Condvar,
     /// The open WAL (None when read-only or closed). Locked by the leader while it appends,
     /// and by `flush_wal`/`sync_wal`.
     pub(crate) wal: Mutex<Option<LogWriter>>,
@@ -78,7 +81,6 @@ impl WriteQueue {
     pub(crate) fn new(wal: Option<LogWriter>) -> Self {
         WriteQueue {
             state: Mutex::new(VecDeque::new()),
-            cv: Condvar::new(),
             wal: Mutex::new(wal),
             closed_wals: Mutex::new(Vec::new()),
         }
@@ -128,17 +130,27 @@ impl DbInner {
 
     /// Writes `batch` atomically. See the module header for the protocol.
     pub(crate) fn write(&self, wo: &WriteOptions, batch: &WriteBatch) -> Result<()> {
+        if batch.count() == 0 && batch.size_in_bytes() <= crate::batch::HEADER_SIZE {
+            return self.check_writable();
+        }
+        self.write_owned(wo, batch.clone())
+    }
+
+    /// [`write`](Self::write) of a batch the caller gives up (the single-operation calls
+    /// build one and hand it over, so that it is not copied).
+    pub(crate) fn write_owned(&self, wo: &WriteOptions, batch: WriteBatch) -> Result<()> {
         self.check_writable()?;
         if batch.count() == 0 && batch.size_in_bytes() <= crate::batch::HEADER_SIZE {
             return Ok(());
         }
-        self.validate_batch(wo, batch)?;
+        self.validate_batch(wo, &batch)?;
         let me = Arc::new(Writer {
-            batch: batch.clone(),
+            batch,
             sync: wo.sync,
             disable_wal: wo.disable_wal,
             exclusive: Mutex::new(None),
             result: Mutex::new(None),
+            cv: Condvar::new(),
         });
         self.enqueue(me)
     }
@@ -151,6 +163,7 @@ impl DbInner {
             disable_wal: false,
             exclusive: Mutex::new(Some(work)),
             result: Mutex::new(None),
+            cv: Condvar::new(),
         });
         self.enqueue(me)
     }
@@ -165,7 +178,7 @@ impl DbInner {
             if queue.front().is_some_and(|f| Arc::ptr_eq(f, &me)) {
                 break;
             }
-            self.write.cv.wait(&mut queue);
+            me.cv.wait(&mut queue);
         }
         // Leader: take the group while holding the queue lock, then release it for the I/O.
         let mut group: Vec<Arc<Writer>> = Vec::new();
@@ -194,9 +207,12 @@ impl DbInner {
             debug_assert!(popped.is_some_and(|p| Arc::ptr_eq(&p, w)));
             if !Arc::ptr_eq(w, &me) {
                 *w.result.lock() = Some(outcome.clone());
+                w.cv.notify_one();
             }
         }
-        self.write.cv.notify_all();
+        if let Some(next) = queue.front() {
+            next.cv.notify_one();
+        }
         drop(queue);
         outcome
     }
@@ -216,19 +232,26 @@ impl DbInner {
             let log = wal
                 .as_mut()
                 .ok_or_else(|| Error::invalid_argument("DB is closed"))?;
-            let res = if group.len() == 1 {
-                let mut rep = group[0].batch.clone();
-                rep.set_sequence(first_seq);
-                log.add_record(rep.data())
-            } else {
-                let mut merged = group[0].batch.clone();
-                for w in &group[1..] {
-                    merged.append(&w.batch);
-                }
-                merged.set_sequence(first_seq);
-                log.add_record(merged.data())
-            };
-            let res = res.and_then(|_| {
+            // One record: a header with the group's first sequence and total count, then
+            // every batch's records, framed straight from the batches (the bytes of
+            // `WriteBatch::append` over the group, without building it).
+            let mut header = [0u8; crate::batch::HEADER_SIZE];
+            header[..8].copy_from_slice(&first_seq.to_le_bytes());
+            let count = group
+                .iter()
+                .fold(0u32, |n, w| n.wrapping_add(w.batch.count()));
+            header[8..].copy_from_slice(&count.to_le_bytes());
+            let mut parts: Vec<&[u8]> = Vec::with_capacity(group.len() + 1);
+            parts.push(&header);
+            for w in group {
+                parts.push(
+                    w.batch
+                        .data()
+                        .get(crate::batch::HEADER_SIZE..)
+                        .unwrap_or(&[]),
+                );
+            }
+            let res = log.add_record_parts(&parts).and_then(|_| {
                 if need_sync {
                     self.sync_closed_wals().and_then(|_| log.sync())
                 } else {
@@ -272,6 +295,12 @@ impl DbInner {
     /// (`hard_pending_compaction_bytes_limit`), until background work makes room; slows it
     /// down past `level0_slowdown_writes_trigger` or `soft_pending_compaction_bytes_limit`.
     /// The level 0 and pending-bytes triggers apply only with automatic compactions on.
+    ///
+    /// "Unflushed" counts the immutable memtables only, as RocksDB's `NumNotFlushed` does:
+    /// with the default of 2, writes go on into the new active memtable while the one
+    /// switched out is being flushed, and stop only when that one fills up too before the
+    /// flush is done. (Counting the active memtable as well stalled every writer for a whole
+    /// flush at every switch.)
     fn make_room_for_write(&self) -> Result<()> {
         loop {
             let mut stop = false;
@@ -279,8 +308,8 @@ impl DbInner {
             for cfd in self.cfs.read().iter() {
                 let o = &cfd.options;
                 let imms = cfd.imms.lock().len();
-                let l0 = cfd.super_version().version.num_files(0);
-                let max_imms = usize::try_from(o.max_write_buffer_number.max(2) - 1).unwrap_or(1);
+                let l0 = cfd.num_level0_files();
+                let max_imms = usize::try_from(o.max_write_buffer_number.max(2)).unwrap_or(2);
                 stop |= imms >= max_imms;
                 // As RocksDB: level 0 triggers apply only while compactions can drain it.
                 if !o.disable_auto_compactions {
@@ -373,7 +402,7 @@ pub(crate) fn insert_batch(
             cached = Some((cf, memtable_for(cf)));
         }
         if let Some((_, Some(mem))) = &cached {
-            mem.add(seq, t, key, value);
+            mem.add(seq, t, key, value)?;
         }
         seq += 1;
     }

@@ -1,34 +1,25 @@
 // SPDX-License-Identifier: Apache-2.0
-//! The memtable: the in-memory, sorted, concurrently writable buffer every write lands in
-//! before a flush turns it into an L0 SST. On the write path (`add`, called by the write
-//! group's inserters), the read path (`get`, `iter`) and the background path (flush reads
-//! `iter_all` and `range_tombstones`).
+//! The memtable: the in-memory, sorted buffer every write lands in before a flush turns it
+//! into an L0 SST. On the write path (`add`, called by the write group leader), the read path
+//! (`get`, `iter`) and the background path (flush reads `iter_all` and `range_tombstones`).
 //!
 //! # Design
 //!
-//! Entries live in a lock-free skiplist (`crossbeam_skiplist::SkipSet`). Each element owns one
-//! heap buffer `internal_key ++ value` and is immutable once inserted; nothing is ever
-//! removed, the whole memtable is dropped at once after its flush. Ordering is the
-//! `InternalKeyComparator`'s: user key ascending by the user comparator, then the packed
-//! `(seq << 8) | type` trailer descending, so the newest version of a user key comes first.
+//! Entries live in a skiplist of our own (`skiplist`) whose nodes are runs of words in an
+//! append-only arena (`arena`): node links, user key, trailer and value side by side, as in
+//! RocksDB's `InlineSkipList`, so an insert allocates nothing from the heap (but the arena's
+//! blocks, a few hundred KiB at a time) and a search costs about one cache miss per node it
+//! visits. Ordering is the `InternalKeyComparator`'s: user key ascending by the user
+//! comparator, then the packed `(seq << 8) | type` trailer descending, so the newest version
+//! of a user key comes first. With the default (bytewise) comparator keys compare as whole
+//! big-endian words; any other comparator gets the key bytes.
 //!
-//! `SkipSet` needs `Ord` elements, so the comparator has to be reachable from the element:
-//!
-//! - `BytewiseEntry` (the default comparator, the hot case) needs no comparator at all. It
-//!   also caches the first 8 user-key bytes as a big-endian integer inline in the skiplist
-//!   node, so most comparisons during a search decide without following the pointer to the
-//!   key buffer (one cache miss per visited node instead of two).
-//! - `CustomEntry` carries an `Arc<dyn Comparator>` next to the bytes, for user comparators
-//!   (for example a reverse comparator); it costs 16 bytes and a dynamic call per compare.
-//!
-//! The two are kept apart by an enum over two skiplists (`Table`), so the bytewise path has
-//! no per-compare branch on the comparator.
-//!
-//! Concurrency: `add` takes `&self` and may run on several threads at once (the skiplist is
-//! lock-free; counters are relaxed atomics; range tombstones go to a mutex-guarded list,
-//! which is rare). Readers never block writers. An entry becomes visible to `get` once `add`
+//! Concurrency: `add` takes `&self` and may be called from several threads; the skiplist
+//! serializes writers with a mutex (in practice one thread, the write leader, inserts).
+//! Readers take no lock and never block writers. An entry becomes visible to `get` once `add`
 //! returns; callers make it visible to users by publishing its sequence number only after
 //! the insert finished, so a reader with snapshot `s` never misses an entry with seq `<= s`.
+//! Nothing is ever removed: the whole memtable is dropped at once after its flush.
 //!
 //! Duplicates: if `add` is called twice with the same internal key (same user key, sequence
 //! and type), the first entry wins and the second is ignored (not counted either). RocksDB
@@ -38,184 +29,38 @@
 //! end, type `RangeDeletion`) so a flush can write them out in key order (`iter_all`), and in
 //! a plain list (`range_tombstones`) for the read path. `get` and `iter` skip them.
 //!
-//! Alternative rejected: an arena skiplist like RocksDB's `InlineSkipList` packs node, key and
-//! value in one arena allocation, but needs unsafe code, which `core` forbids.
+//! Memory: `approximate_memory_usage` is the arena words the entries take (about 16 bytes
+//! plus key and value rounded up to words, per entry), which is what `write_buffer_size` is
+//! compared with; the arena's blocks are allocated as needed, so the resident memory follows
+//! it within one block.
+//!
+//! The alternative used before, `crossbeam_skiplist::SkipSet` with a heap buffer per entry,
+//! needed two allocations per insert (and as many frees at drop), epoch pinning and
+//! reference counting per step, and a pointer chase per key comparison; the arena needs none
+//! of these and no unsafe code either (the words are atomics).
 
+mod arena;
 mod iter;
+mod skiplist;
 
-use std::cmp::Ordering;
-use std::ops::Bound;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering as AtomicOrdering};
 use std::sync::Arc;
 
-use crossbeam_skiplist::SkipSet;
 use parking_lot::Mutex;
 
-use crate::key::internal_key::{trailer, user_key};
+use crate::error::Result;
 use crate::key::{
-    append_internal_key, unpack_seq_and_type, Comparator, InternalKeyComparator, SequenceNumber,
-    ValueType, VALUE_TYPE_FOR_SEEK,
+    pack_seq_and_type, unpack_seq_and_type, InternalKeyComparator, SequenceNumber, ValueType,
+    VALUE_TYPE_FOR_SEEK,
 };
 use crate::range_del::RangeTombstone;
 
 pub use iter::MemTableIterator;
-
-/// Accounted per entry on top of key and value bytes: the skiplist element, the node header
-/// and tower (about 1.33 links on average), and two allocator headers.
-const ENTRY_OVERHEAD: usize = 64;
-
-/// One skiplist element: the contract the two key representations share.
-trait MemEntry: Ord + Send + Sync + 'static + Sized {
-    /// Wraps `buf = internal_key ++ value` with the internal key `klen` bytes long.
-    fn from_buf(buf: Vec<u8>, klen: usize, icmp: &InternalKeyComparator) -> Self;
-    /// Internal key and value.
-    fn parts(&self) -> (&[u8], &[u8]);
-    /// Returns the buffer, to reuse a probe's allocation.
-    fn into_buf(self) -> Vec<u8>;
-}
-
-/// Owned `internal_key ++ value`, the storage behind both element types.
-struct Buf {
-    bytes: Vec<u8>,
-    klen: usize,
-}
-
-impl Buf {
-    #[inline]
-    fn ikey(&self) -> &[u8] {
-        self.bytes.get(..self.klen).unwrap_or(&[])
-    }
-    #[inline]
-    fn parts(&self) -> (&[u8], &[u8]) {
-        if self.klen <= self.bytes.len() {
-            self.bytes.split_at(self.klen)
-        } else {
-            (&[], &[])
-        }
-    }
-}
-
-/// Element for the bytewise comparator.
-struct BytewiseEntry {
-    /// The first (up to) 8 bytes of the user key, big-endian, zero-padded. When two prefixes
-    /// differ their order is the user keys' order (a zero pad byte only differs from a
-    /// non-zero byte of a longer key, which then sorts after); when equal, compare in full.
-    prefix: u64,
-    buf: Buf,
-}
-
-fn user_key_prefix(ikey: &[u8]) -> u64 {
-    let uk = user_key(ikey);
-    let mut p = [0u8; 8];
-    let n = uk.len().min(8);
-    p[..n].copy_from_slice(&uk[..n]);
-    u64::from_be_bytes(p)
-}
-
-impl MemEntry for BytewiseEntry {
-    fn from_buf(bytes: Vec<u8>, klen: usize, _icmp: &InternalKeyComparator) -> Self {
-        let buf = Buf { bytes, klen };
-        BytewiseEntry {
-            prefix: user_key_prefix(buf.ikey()),
-            buf,
-        }
-    }
-    fn parts(&self) -> (&[u8], &[u8]) {
-        self.buf.parts()
-    }
-    fn into_buf(self) -> Vec<u8> {
-        self.buf.bytes
-    }
-}
-
-impl Ord for BytewiseEntry {
-    #[inline]
-    fn cmp(&self, other: &Self) -> Ordering {
-        match self.prefix.cmp(&other.prefix) {
-            Ordering::Equal => {}
-            o => return o,
-        }
-        let (a, b) = (self.buf.ikey(), other.buf.ikey());
-        match user_key(a).cmp(user_key(b)) {
-            Ordering::Equal => trailer(b).cmp(&trailer(a)),
-            o => o,
-        }
-    }
-}
-impl PartialOrd for BytewiseEntry {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl PartialEq for BytewiseEntry {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-impl Eq for BytewiseEntry {}
-
-/// Element for any other user comparator.
-struct CustomEntry {
-    cmp: Arc<dyn Comparator>,
-    buf: Buf,
-}
-
-impl MemEntry for CustomEntry {
-    fn from_buf(bytes: Vec<u8>, klen: usize, icmp: &InternalKeyComparator) -> Self {
-        CustomEntry {
-            cmp: Arc::clone(icmp.user_comparator()),
-            buf: Buf { bytes, klen },
-        }
-    }
-    fn parts(&self) -> (&[u8], &[u8]) {
-        self.buf.parts()
-    }
-    fn into_buf(self) -> Vec<u8> {
-        self.buf.bytes
-    }
-}
-
-impl Ord for CustomEntry {
-    fn cmp(&self, other: &Self) -> Ordering {
-        let (a, b) = (self.buf.ikey(), other.buf.ikey());
-        match self.cmp.compare(user_key(a), user_key(b)) {
-            Ordering::Equal => trailer(b).cmp(&trailer(a)),
-            o => o,
-        }
-    }
-}
-impl PartialOrd for CustomEntry {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl PartialEq for CustomEntry {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-impl Eq for CustomEntry {}
-
-/// The skiplist, specialised by comparator kind.
-enum Table {
-    Bytewise(SkipSet<BytewiseEntry>),
-    Custom(SkipSet<CustomEntry>),
-}
-
-/// Runs `$body` with `$set` bound to the memtable's skiplist, whichever kind it is.
-macro_rules! with_table {
-    ($table:expr, $set:ident => $body:expr) => {
-        match $table {
-            $crate::memtable::Table::Bytewise($set) => $body,
-            $crate::memtable::Table::Custom($set) => $body,
-        }
-    };
-}
-use with_table;
+use skiplist::{Order, Probe, SkipList};
 
 thread_local! {
-    /// A reusable buffer for `get`'s seek key, so a lookup does not allocate.
-    static PROBE_BUF: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+    /// A reusable buffer for the values `get` hands to its callback.
+    static VALUE_BUF: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
 /// Write-side counters. All relaxed atomics: they are statistics, read by flush decisions
@@ -234,8 +79,7 @@ struct Stats {
 /// See the module docs for the design.
 pub struct MemTable {
     icmp: InternalKeyComparator,
-    /// Lock-free; entries are only ever added.
-    table: Table,
+    list: SkipList,
     /// Copies of the range deletions, in insertion order. Guarded by its mutex.
     tombstones: Mutex<Vec<RangeTombstone>>,
     /// Set (release) after a tombstone is pushed; lets readers skip the mutex when false.
@@ -254,14 +98,14 @@ impl std::fmt::Debug for MemTable {
 
 impl MemTable {
     pub fn new(icmp: InternalKeyComparator) -> Self {
-        let table = if icmp.user_comparator().is_bytewise() {
-            Table::Bytewise(SkipSet::new())
+        let order = if icmp.user_comparator().is_bytewise() {
+            Order::Bytewise
         } else {
-            Table::Custom(SkipSet::new())
+            Order::Custom(Arc::clone(icmp.user_comparator()))
         };
         MemTable {
             icmp,
-            table,
+            list: SkipList::new(order),
             tombstones: Mutex::new(Vec::new()),
             has_tombstones: AtomicBool::new(false),
             stats: Stats {
@@ -284,15 +128,14 @@ impl MemTable {
     /// `t` is `Value`, `Deletion`, `SingleDeletion`, `Merge` or `RangeDeletion` (then `key` is
     /// the range start and `value` its exclusive end). An exact duplicate of an existing
     /// internal key is ignored.
-    pub fn add(&self, seq: SequenceNumber, t: ValueType, key: &[u8], value: &[u8]) {
-        let klen = key.len() + 8;
-        let mut bytes = Vec::with_capacity(klen + value.len());
-        append_internal_key(&mut bytes, key, seq, t);
-        bytes.extend_from_slice(value);
-        let inserted = with_table!(&self.table, set => insert_into(set, bytes, klen, &self.icmp));
-        if !inserted {
-            return;
-        }
+    ///
+    /// # Errors
+    /// InvalidArgument for a key or value of 4 GiB or more (a write batch refuses those
+    /// first); Aborted when the arena cannot grow (only past 2^42 words).
+    pub fn add(&self, seq: SequenceNumber, t: ValueType, key: &[u8], value: &[u8]) -> Result<()> {
+        let Some(bytes) = self.list.insert(key, pack_seq_and_type(seq, t), value)? else {
+            return Ok(());
+        };
         if t == ValueType::RangeDeletion {
             self.tombstones.lock().push(RangeTombstone {
                 start: key.to_vec(),
@@ -302,8 +145,7 @@ impl MemTable {
             self.has_tombstones.store(true, AtomicOrdering::Release);
         }
         let s = &self.stats;
-        s.memory
-            .fetch_add(klen + value.len() + ENTRY_OVERHEAD, AtomicOrdering::Relaxed);
+        s.memory.fetch_add(bytes, AtomicOrdering::Relaxed);
         s.entries.fetch_add(1, AtomicOrdering::Relaxed);
         match t {
             ValueType::Deletion | ValueType::SingleDeletion | ValueType::DeletionWithTimestamp => {
@@ -321,6 +163,7 @@ impl MemTable {
         if seq > s.largest_seq.load(AtomicOrdering::Relaxed) {
             s.largest_seq.fetch_max(seq, AtomicOrdering::Relaxed);
         }
+        Ok(())
     }
 
     /// Calls `f(seq, type, value)` for the entries of `user_key` with `seq <= read_seq`,
@@ -331,11 +174,26 @@ impl MemTable {
         read_seq: SequenceNumber,
         f: &mut dyn FnMut(SequenceNumber, ValueType, &[u8]) -> bool,
     ) {
-        let mut probe = PROBE_BUF.with(|c| c.take());
-        probe.clear();
-        append_internal_key(&mut probe, user_key, read_seq, VALUE_TYPE_FOR_SEEK);
-        let probe = with_table!(&self.table, set => get_in(set, probe, user_key, &self.icmp, f));
-        PROBE_BUF.with(|c| c.set(probe));
+        let probe = Probe::new(user_key, pack_seq_and_type(read_seq, VALUE_TYPE_FOR_SEEK));
+        let mut r = self.list.seek_ge(&probe);
+        if r == 0 || !self.list.same_user_key(r, &probe) {
+            return;
+        }
+        let mut value = VALUE_BUF.with(|c| c.take());
+        while r != 0 && self.list.same_user_key(r, &probe) {
+            let (seq, t) = unpack_seq_and_type(self.list.trailer(r));
+            match ValueType::from_u8(t) {
+                Some(ValueType::RangeDeletion) | None => {}
+                Some(vt) => {
+                    self.list.value_into(r, &mut value);
+                    if !f(seq, vt, &value) {
+                        break;
+                    }
+                }
+            }
+            r = self.list.next(r);
+        }
+        VALUE_BUF.with(|c| c.set(value));
     }
 
     /// A cursor over every entry except range deletions. Holds an `Arc` to the memtable.
@@ -361,8 +219,8 @@ impl MemTable {
         self.has_tombstones.load(AtomicOrdering::Acquire)
     }
 
-    /// Key and value bytes plus a per-entry estimate of the skiplist's and allocator's
-    /// overhead; compared with `write_buffer_size` to decide when to switch memtables.
+    /// The arena bytes the entries take (see the module docs); compared with
+    /// `write_buffer_size` to decide when to switch memtables.
     pub fn approximate_memory_usage(&self) -> usize {
         self.stats.memory.load(AtomicOrdering::Relaxed)
     }
@@ -395,50 +253,6 @@ impl MemTable {
     pub fn largest_seq(&self) -> SequenceNumber {
         self.stats.largest_seq.load(AtomicOrdering::Relaxed)
     }
-}
-
-/// Inserts unless an equal element exists; returns whether this call inserted.
-fn insert_into<E: MemEntry>(
-    set: &SkipSet<E>,
-    bytes: Vec<u8>,
-    klen: usize,
-    icmp: &InternalKeyComparator,
-) -> bool {
-    // The heap buffer does not move when the element is moved into the node, so comparing
-    // the stored element's buffer address with ours tells whether ours was kept.
-    let ours = bytes.as_ptr();
-    let entry = set.get_or_insert(E::from_buf(bytes, klen, icmp));
-    std::ptr::eq(entry.value().parts().0.as_ptr(), ours)
-}
-
-fn get_in<E: MemEntry>(
-    set: &SkipSet<E>,
-    probe: Vec<u8>,
-    ukey: &[u8],
-    icmp: &InternalKeyComparator,
-    f: &mut dyn FnMut(SequenceNumber, ValueType, &[u8]) -> bool,
-) -> Vec<u8> {
-    let klen = probe.len();
-    let probe = E::from_buf(probe, klen, icmp);
-    let mut cur = set.lower_bound(Bound::Included(&probe));
-    let probe = probe.into_buf();
-    while let Some(e) = cur {
-        let (ikey, value) = e.value().parts();
-        if icmp.compare_user(user_key(ikey), ukey) != Ordering::Equal {
-            break;
-        }
-        let (seq, t) = unpack_seq_and_type(trailer(ikey));
-        match ValueType::from_u8(t) {
-            Some(ValueType::RangeDeletion) | None => {}
-            Some(vt) => {
-                if !f(seq, vt, value) {
-                    break;
-                }
-            }
-        }
-        cur = e.next();
-    }
-    probe
 }
 
 #[cfg(test)]

@@ -102,6 +102,33 @@ pub fn record_checksum(t: u8, log_number: Option<u32>, payload: &[u8]) -> u32 {
     crc::mask(crc::extend(c, payload))
 }
 
+/// The crc32c of a physical record's type byte (and, for recyclable types, its log number),
+/// to be extended over the payload and masked.
+pub fn record_crc_seed(t: RecordType, log_number: u64) -> u32 {
+    let c = crc::value(&[t as u8]);
+    if t.is_recyclable() {
+        // Only the low 32 bits of the log number are stored (`db/log_writer.cc`).
+        crc::extend(c, &(log_number as u32).to_le_bytes())
+    } else {
+        c
+    }
+}
+
+/// Appends a physical record's header for a payload of `len` bytes, with a zero checksum
+/// that the caller overwrites (bytes 0..4) once it has the payload's crc.
+///
+/// # Panics
+/// If `len` is over 65535; fragments are bounded by `BLOCK_SIZE`, so the writer never asks.
+pub fn encode_physical_header(dst: &mut Vec<u8>, t: RecordType, log_number: u64, len: usize) {
+    let len = u16::try_from(len).expect("a fragment is expected to fit in one block");
+    dst.extend_from_slice(&[0; 4]);
+    dst.extend_from_slice(&len.to_le_bytes());
+    dst.push(t as u8);
+    if t.is_recyclable() {
+        dst.extend_from_slice(&(log_number as u32).to_le_bytes());
+    }
+}
+
 /// Appends one physical record (header then payload) to `dst`.
 ///
 /// # Panics
