@@ -160,7 +160,9 @@ fn table_seeds(out: &Path, origin: &str, path: &Path) {
         return;
     };
     let order = if user_keys {
-        KeyOrder::UserKeys(Arc::new(solistore::key::BytewiseComparator))
+        KeyOrder::UserKeys(solistore::key::InternalKeyComparator::new(Arc::new(
+            solistore::key::BytewiseComparator,
+        )))
     } else {
         KeyOrder::Internal(solistore::key::InternalKeyComparator::new(Arc::new(
             solistore::key::BytewiseComparator,

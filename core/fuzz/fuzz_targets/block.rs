@@ -20,7 +20,7 @@ fuzz_target!(|data: &[u8]| {
     };
     let order = match how & 3 {
         0 | 1 => KeyOrder::Internal(InternalKeyComparator::new(Arc::new(BytewiseComparator))),
-        2 => KeyOrder::UserKeys(Arc::new(BytewiseComparator)),
+        2 => KeyOrder::UserKeys(InternalKeyComparator::new(Arc::new(BytewiseComparator))),
         _ => KeyOrder::Bytewise,
     };
     let index = (how & 3 != 0 && how & 3 != 3).then_some(IndexFormat {
