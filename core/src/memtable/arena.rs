@@ -15,10 +15,13 @@
 //! in the block in the low 32 bits. 0 is the null reference (offset 0 of block 0 is never
 //! handed out). Blocks start small, so that an idle memtable (one per column family) costs a
 //! few KiB, and double up to [`MAX_BLOCK_WORDS`] (512 KiB); after every
-//! [`BLOCKS_PER_DOUBLING`] blocks of that size the size doubles again, so the directory below
-//! never runs out before memory does. A node larger than the standard block gets a block of
-//! its own size. The unused tail of a block (a node that did not fit) is the only waste:
-//! at most one block's worth, under 1% of a full 64 MiB memtable.
+//! [`BLOCKS_PER_DOUBLING`] standard blocks the size doubles again, [`MAX_DOUBLINGS`] times at
+//! most (8 MiB blocks), so the directory below (131,072 blocks) runs out only past some
+//! 16 GiB of entries, whatever their sizes. A node larger than a quarter of the largest
+//! standard block gets a block of its own size; it takes a directory slot but does not count
+//! towards the doublings. The unused tail of a block (a node that did not fit) is the only
+//! waste; the writer counts it (`ArenaWriter::take_wasted`), so that the memtable's reported
+//! usage includes it.
 //!
 //! Blocks live in a two-level directory of `OnceLock`s (a block is created once, by the
 //! writer, before any reference into it is published), so reading a word costs two
@@ -41,11 +44,14 @@ pub(super) type WordRef = u64;
 const FIRST_BLOCK_WORDS: usize = 1 << 10;
 /// Blocks double up to this size (512 KiB)...
 const MAX_BLOCK_WORDS: usize = 1 << 16;
-/// ...and then double again after every this many blocks.
+/// ...and then double again after every this many standard blocks...
 const BLOCKS_PER_DOUBLING: u32 = 1024;
-/// Directory fan-out: `PAGES` pages of `PAGE_BLOCKS` blocks.
-const PAGE_BLOCKS: usize = 128;
-const PAGES: usize = 128;
+/// ...this many times at most (8 MiB blocks).
+const MAX_DOUBLINGS: u32 = 4;
+/// Directory fan-out: `PAGES` pages of `PAGE_BLOCKS` blocks (a page is allocated when its
+/// first block is).
+const PAGE_BLOCKS: usize = 256;
+const PAGES: usize = 512;
 
 type Block = Box<[AtomicU64]>;
 type Page = Box<[OnceLock<Block>]>;
@@ -54,13 +60,15 @@ fn new_block(words: usize) -> Block {
     (0..words).map(|_| AtomicU64::new(0)).collect()
 }
 
-/// The standard size of block `b`, in words.
+/// The size of the `b`-th standard block (large nodes' blocks not counted), in words.
 fn standard_block_words(b: u32) -> usize {
-    let ramp = FIRST_BLOCK_WORDS
-        .checked_shl(b)
-        .unwrap_or(MAX_BLOCK_WORDS)
-        .min(MAX_BLOCK_WORDS);
-    let doublings = (b / BLOCKS_PER_DOUBLING).min(15);
+    let ramp_steps = MAX_BLOCK_WORDS.trailing_zeros() - FIRST_BLOCK_WORDS.trailing_zeros();
+    let ramp = if b >= ramp_steps {
+        MAX_BLOCK_WORDS
+    } else {
+        FIRST_BLOCK_WORDS << b
+    };
+    let doublings = (b / BLOCKS_PER_DOUBLING).min(MAX_DOUBLINGS);
     ramp << doublings
 }
 
@@ -79,6 +87,17 @@ pub(super) struct ArenaWriter {
     cap: usize,
     /// Next block number to create.
     next_block: u32,
+    /// Standard blocks created so far (their sizes grow with it).
+    standard_blocks: u32,
+    /// Words left unused at the ends of abandoned blocks, not yet reported.
+    wasted: usize,
+}
+
+impl ArenaWriter {
+    /// The words wasted at block ends since the last call.
+    pub(super) fn take_wasted(&mut self) -> usize {
+        std::mem::take(&mut self.wasted)
+    }
 }
 
 impl Arena {
@@ -148,13 +167,17 @@ impl Arena {
         let words = if large {
             off + n
         } else {
-            standard_block_words(b).max(off + n)
+            standard_block_words(w.standard_blocks).max(off + n)
         };
         if u32::try_from(words).is_err() {
             return Err(Error::aborted("memtable entry too large"));
         }
         let block = self.create_block(b, words)?;
         if !large {
+            if w.block.is_some() {
+                w.wasted += w.cap - w.used;
+            }
+            w.standard_blocks = w.standard_blocks.saturating_add(1);
             w.block = Some(b);
             w.cap = words;
             w.used = off + n;
@@ -216,8 +239,46 @@ mod tests {
             standard_block_words(BLOCKS_PER_DOUBLING),
             2 * MAX_BLOCK_WORDS
         );
-        assert!(standard_block_words(u32::MAX) <= u32::MAX as usize);
+        assert_eq!(
+            standard_block_words(60),
+            MAX_BLOCK_WORDS,
+            "no shift overflow"
+        );
+        assert_eq!(
+            standard_block_words(u32::MAX),
+            MAX_BLOCK_WORDS << MAX_DOUBLINGS
+        );
         assert!(a_page_count_covers_the_offsets());
+    }
+
+    #[test]
+    fn large_nodes_neither_speed_up_the_doubling_nor_fill_the_directory() {
+        let a = Arena::new();
+        let mut w = ArenaWriter::default();
+        // More large nodes than the old directory had slots (16,384), each in its own block.
+        let big = MAX_BLOCK_WORDS / 4 + 1;
+        for _ in 0..20_000 {
+            a.alloc(&mut w, big).expect("a large node");
+        }
+        assert_eq!(w.standard_blocks, 0);
+        let (_, block) = a.alloc(&mut w, 4).expect("alloc");
+        assert_eq!(
+            block.len(),
+            FIRST_BLOCK_WORDS,
+            "the first standard block is small"
+        );
+    }
+
+    #[test]
+    fn abandoned_block_tails_are_counted() {
+        let a = Arena::new();
+        let mut w = ArenaWriter::default();
+        a.alloc(&mut w, FIRST_BLOCK_WORDS - 10).expect("alloc");
+        assert_eq!(w.take_wasted(), 0);
+        // 20 words do not fit in the 9 left (offset 0 is never handed out): a new block.
+        a.alloc(&mut w, 20).expect("alloc");
+        assert_eq!(w.take_wasted(), 9);
+        assert_eq!(w.take_wasted(), 0);
     }
 
     fn a_page_count_covers_the_offsets() -> bool {

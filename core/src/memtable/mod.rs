@@ -30,9 +30,9 @@
 //! a plain list (`range_tombstones`) for the read path. `get` and `iter` skip them.
 //!
 //! Memory: `approximate_memory_usage` is the arena words the entries take (about 16 bytes
-//! plus key and value rounded up to words, per entry), which is what `write_buffer_size` is
-//! compared with; the arena's blocks are allocated as needed, so the resident memory follows
-//! it within one block.
+//! plus key and value rounded up to words, per entry) plus the block tails left unused when
+//! an entry did not fit, which is what `write_buffer_size` is compared with; the arena's
+//! blocks are allocated as needed, so the resident memory follows it within one block.
 //!
 //! The alternative used before, `crossbeam_skiplist::SkipSet` with a heap buffer per entry,
 //! needed two allocations per insert (and as many frees at drop), epoch pinning and

@@ -475,7 +475,8 @@ impl SkipList {
                 .store(r, AtomicOrdering::Release);
             w.prev[level] = r;
         }
-        Ok(Some(words * 8))
+        // The tail of a block this node did not fit in is memory the memtable holds too.
+        Ok(Some((words + w.arena.take_wasted()) * 8))
     }
 }
 
