@@ -44,9 +44,17 @@ impl DbInner {
         let current = self.wal_number.load(Ordering::Acquire);
         let next_log_number = match wal.as_mut() {
             Some(old) if old.file_size() > 0 => {
-                // Whatever the old WAL buffered must reach the OS before it is left behind.
-                old.flush()
-                    .map_err(|e| self.set_bg_error(e, Reason::WalWrite))?;
+                // The old WAL is made durable before the new one takes a write: otherwise a
+                // power cut could keep the new WAL's first writes and lose the old one's
+                // unsynced tail, a hole in the recovered history (recovery cannot tell a
+                // tail cut at a record boundary from a complete WAL). One sync per
+                // memtable switch, and none when the tail was synced already.
+                if old.has_unsynced() {
+                    old.sync()
+                } else {
+                    old.flush()
+                }
+                .map_err(|e| self.set_bg_error(e, Reason::WalWrite))?;
                 // A switch that cannot start a new WAL stops the DB (RocksDB's `kMemTable`).
                 let log = self
                     .new_wal(&mut vs)

@@ -368,7 +368,9 @@ impl DbInner {
     pub(crate) fn sync_closed_wals(&self) -> Result<()> {
         let mut closed = self.write.closed_wals.lock();
         while let Some(log) = closed.first_mut() {
-            log.sync()?;
+            if log.has_unsynced() {
+                log.sync()?;
+            }
             closed.remove(0);
         }
         Ok(())

@@ -74,6 +74,8 @@ pub struct LogWriter {
     /// Per record type, the crc of the type byte (and log number): what a record's
     /// checksum starts from.
     crc_seeds: [u32; 9],
+    /// The logical size at the last successful sync.
+    synced_size: u64,
 }
 
 impl LogWriter {
@@ -92,6 +94,7 @@ impl LogWriter {
             buf: Vec::new(),
             buffered: false,
             failed: None,
+            synced_size: 0,
             crc_seeds: std::array::from_fn(|t| {
                 RecordType::from_u8(t as u8).map_or(0, |t| record_crc_seed(t, log_number))
             }),
@@ -194,7 +197,14 @@ impl LogWriter {
     pub fn sync(&mut self) -> Result<()> {
         self.flush()?;
         let res = self.file.sync();
-        self.record_failure(res)
+        self.record_failure(res)?;
+        self.synced_size = self.file_size();
+        Ok(())
+    }
+
+    /// Whether bytes were appended since the last sync (or ever, without one).
+    pub fn has_unsynced(&self) -> bool {
+        self.file_size() > self.synced_size
     }
 
     /// Logical size of the log: bytes in the file plus bytes still buffered.
