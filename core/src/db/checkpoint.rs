@@ -36,10 +36,14 @@ impl Db {
         }
         // No WAL or table may be deleted while the file set is being copied (RocksDB's
         // DisableFileDeletions): a concurrent flush would otherwise delete a WAL that the
-        // copied MANIFEST still needs.
-        inner
-            .deletions_disabled
-            .fetch_add(1, std::sync::atomic::Ordering::AcqRel);
+        // copied MANIFEST still needs. Raised under the deletion gate, so that a deletion
+        // that checked the count before is finished before the file set is listed.
+        {
+            let _gate = inner.deletion_gate.lock();
+            inner
+                .deletions_disabled
+                .fetch_add(1, std::sync::atomic::Ordering::AcqRel);
+        }
         let result = self.copy_checkpoint(dir, &target);
         inner
             .deletions_disabled

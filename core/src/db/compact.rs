@@ -341,6 +341,7 @@ impl DbInner {
     /// Deletes table files that are in no version any reader can still hold, and
     /// MANIFESTs that CURRENT no longer names.
     pub(crate) fn delete_obsolete_tables(&self) {
+        let _gate = self.deletion_gate.lock();
         if self
             .deletions_disabled
             .load(std::sync::atomic::Ordering::Acquire)

@@ -284,6 +284,7 @@ impl DbInner {
     /// Deletes WALs that no column family needs: below every family's log number, or, for a
     /// family with nothing unflushed, below the current WAL.
     pub(crate) fn delete_obsolete_wals(&self) {
+        let _gate = self.deletion_gate.lock();
         if self.deletions_disabled.load(Ordering::Acquire) > 0 {
             return;
         }

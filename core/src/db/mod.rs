@@ -118,6 +118,11 @@ pub(crate) struct DbInner {
     pub(crate) charged_memory: Mutex<usize>,
     /// While non-zero (a checkpoint is copying files), no WAL or table file is deleted.
     pub(crate) deletions_disabled: std::sync::atomic::AtomicUsize,
+    /// Held by a deletion of obsolete files from its check of `deletions_disabled` to its
+    /// last removal, and by a checkpoint while it raises the count: once the count is raised,
+    /// no deletion that passed its check before is still removing files (RocksDB keeps both
+    /// under its DB mutex).
+    pub(crate) deletion_gate: Mutex<()>,
     /// True while the write leader is stopped by a write stall (`rocksdb.is-write-stopped`).
     pub(crate) write_stopped: AtomicBool,
     /// Set by a write with `disable_wal`: such data must be flushed at close.

@@ -212,6 +212,7 @@ pub(crate) fn open(
         }),
         charged_memory: Mutex::new(0),
         deletions_disabled: std::sync::atomic::AtomicUsize::new(0),
+        deletion_gate: Mutex::new(()),
         background: Default::default(),
     });
     if !read_only {
