@@ -242,10 +242,16 @@ pub(crate) unsafe fn array_mut<'a, T>(
     if n == 0 {
         return Ok(&mut []);
     }
+    if !array_len_ok::<T>(n) {
+        return Err(Error::invalid_argument(format!(
+            "{param}: {n} entries is too many"
+        )));
+    }
     if ptr.is_null() {
         return Err(null_error(param));
     }
-    // SAFETY: non-NULL with `n` writable, unaliased entries per the contract.
+    // SAFETY: non-NULL with `n` writable, unaliased entries per the contract; `n` entries
+    // span at most isize::MAX bytes (checked above).
     Ok(unsafe { std::slice::from_raw_parts_mut(ptr, n) })
 }
 
