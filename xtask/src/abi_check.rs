@@ -20,12 +20,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::coverage::{self, EXTENSION_PREFIX};
 use crate::protos::{self, Proto};
-use crate::{coverage, gen_stubs, header, paths};
+use crate::{gen_stubs, header, paths};
 
-/// Exported functions of our own (`capi/src/solistore_ext.rs`): checked to be declared and
-/// exported like the rest, but matched against no RocksDB prototype.
-const EXTENSION_PREFIX: &str = "solistore_";
+// Exported functions of our own (`coverage::EXTENSION_PREFIX`, `capi/src/solistore_ext.rs`)
+// are checked to be declared and exported like the rest, but matched against no RocksDB
+// prototype.
 
 /// The only libraries `libsolistore.so` may need (issue 4): libc, libm, libpthread and
 /// libdl, plus the dynamic loader, which every dynamically linked process has loaded

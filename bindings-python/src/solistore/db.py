@@ -519,19 +519,7 @@ class DB(_Ops):
         if err.value:
             raise_error(self._lib, err)
 
-    def __getitem__(self, key):
-        v = self.get(key)
-        if v is None:
-            raise KeyError(key)
-        return v
-
-    def __setitem__(self, key, value):
-        self.put(key, value)
-
-    def __delitem__(self, key):
-        self.delete(key)
-
-    # -- plumbing
+    # -- plumbing (__getitem__, __setitem__, __delitem__ come from _Ops)
     def _ctx(self):
         return self, self._cf
 

@@ -127,19 +127,7 @@ impl TestDb {
     /// A text property parsed as a number (`rocksdb.num-files-at-level<N>` is text-only in
     /// RocksDB: `rocksdb_property_int` refuses it).
     fn property_num(&self, name: &CStr) -> Option<u64> {
-        // SAFETY: live handle, C string; the result is freed below.
-        let p = unsafe { rocksdb_property_value(self.db, name.as_ptr()) };
-        if p.is_null() {
-            return None;
-        }
-        // SAFETY: non-NULL C string from the library.
-        let v = unsafe { CStr::from_ptr(p) }
-            .to_str()
-            .ok()
-            .and_then(|s| s.parse().ok());
-        // SAFETY: malloc'd by the library, freed once.
-        unsafe { crate::alloc::rocksdb_free(p.cast()) };
-        v
+        self.property_text(name)?.parse().ok()
     }
 
     /// A text property as a string.

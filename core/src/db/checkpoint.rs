@@ -36,18 +36,10 @@ impl Db {
         }
         // No WAL or table may be deleted while the file set is being copied (RocksDB's
         // DisableFileDeletions): a concurrent flush would otherwise delete a WAL that the
-        // copied MANIFEST still needs. Raised under the deletion gate, so that a deletion
-        // that checked the count before is finished before the file set is listed.
-        {
-            let _gate = inner.deletion_gate.lock();
-            inner
-                .deletions_disabled
-                .fetch_add(1, std::sync::atomic::Ordering::AcqRel);
-        }
+        // copied MANIFEST still needs. Raising the count waits out a deletion in progress.
+        *inner.deletions_disabled.lock() += 1;
         let result = self.copy_checkpoint(dir, &target);
-        inner
-            .deletions_disabled
-            .fetch_sub(1, std::sync::atomic::Ordering::AcqRel);
+        *inner.deletions_disabled.lock() -= 1;
         inner.delete_obsolete_wals();
         inner.delete_obsolete_tables();
         result

@@ -341,12 +341,8 @@ impl DbInner {
     /// Deletes table files that are in no version any reader can still hold, and
     /// MANIFESTs that CURRENT no longer names.
     pub(crate) fn delete_obsolete_tables(&self) {
-        let _gate = self.deletion_gate.lock();
-        if self
-            .deletions_disabled
-            .load(std::sync::atomic::Ordering::Acquire)
-            > 0
-        {
+        let disabled = self.deletions_disabled.lock();
+        if *disabled > 0 {
             return;
         }
         let manifests = std::mem::take(&mut self.versions.lock().obsolete_manifests);

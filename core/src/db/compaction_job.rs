@@ -361,7 +361,7 @@ fn zero_sequence_at_bottom(
 }
 
 /// Which snapshot stripe `seq` falls in: 0 below (or at) the oldest snapshot, and so on.
-fn stripe(snapshots: &[SequenceNumber], seq: SequenceNumber) -> usize {
+pub(super) fn stripe(snapshots: &[SequenceNumber], seq: SequenceNumber) -> usize {
     snapshots.partition_point(|s| *s < seq)
 }
 

@@ -49,12 +49,8 @@ impl DbInner {
                 // unsynced tail, a hole in the recovered history (recovery cannot tell a
                 // tail cut at a record boundary from a complete WAL). One sync per
                 // memtable switch, and none when the tail was synced already.
-                if old.has_unsynced() {
-                    old.sync()
-                } else {
-                    old.flush()
-                }
-                .map_err(|e| self.set_bg_error(e, Reason::WalWrite))?;
+                old.sync()
+                    .map_err(|e| self.set_bg_error(e, Reason::WalWrite))?;
                 // A switch that cannot start a new WAL stops the DB (RocksDB's `kMemTable`).
                 let log = self
                     .new_wal(&mut vs)
@@ -284,8 +280,8 @@ impl DbInner {
     /// Deletes WALs that no column family needs: below every family's log number, or, for a
     /// family with nothing unflushed, below the current WAL.
     pub(crate) fn delete_obsolete_wals(&self) {
-        let _gate = self.deletion_gate.lock();
-        if self.deletions_disabled.load(Ordering::Acquire) > 0 {
+        let disabled = self.deletions_disabled.lock();
+        if *disabled > 0 {
             return;
         }
         let current = self.wal_number.load(Ordering::Acquire);

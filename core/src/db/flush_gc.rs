@@ -11,7 +11,7 @@
 //!
 //! The rule, per user key, newest entry first: an entry in the same stripe as a newer kept
 //! Put, Delete or SingleDelete of the same key is dropped (the same rule `gc_key` in
-//! `db::compact` applies, so the flush only does early what the first compaction would).
+//! `db::compaction_job` applies, so the flush only does early what the first compaction would).
 //! A Merge hides nothing (its operands below are needed); the deletions themselves and
 //! range deletions are always kept, since a flush is never the bottom of the tree.
 //!
@@ -51,7 +51,7 @@ impl<'a> ShadowFilter<'a> {
 
     /// Whether the point entry `p` (not a range deletion) is written.
     pub(crate) fn keep(&mut self, p: &ParsedInternalKey<'_>) -> bool {
-        let stripe = self.snapshots.partition_point(|&s| s < p.sequence);
+        let stripe = super::compaction_job::stripe(self.snapshots, p.sequence);
         let same_key =
             self.has_last && self.icmp.compare_user(&self.last_key, p.user_key) == Ordering::Equal;
         if !same_key {

@@ -116,13 +116,11 @@ pub(crate) struct DbInner {
     pub(crate) write_buffer_manager: Option<Arc<crate::cache::WriteBufferManager>>,
     /// Bytes of memtable memory currently charged to `write_buffer_manager`.
     pub(crate) charged_memory: Mutex<usize>,
-    /// While non-zero (a checkpoint is copying files), no WAL or table file is deleted.
-    pub(crate) deletions_disabled: std::sync::atomic::AtomicUsize,
-    /// Held by a deletion of obsolete files from its check of `deletions_disabled` to its
-    /// last removal, and by a checkpoint while it raises the count: once the count is raised,
-    /// no deletion that passed its check before is still removing files (RocksDB keeps both
-    /// under its DB mutex).
-    pub(crate) deletion_gate: Mutex<()>,
+    /// While non-zero (checkpoints are copying files), no WAL or table file is deleted. A
+    /// deletion of obsolete files holds this lock from its check to its last removal, so once
+    /// a checkpoint has raised the count no deletion that passed its check is still removing
+    /// files (RocksDB keeps both under its DB mutex).
+    pub(crate) deletions_disabled: Mutex<usize>,
     /// True while the write leader is stopped by a write stall (`rocksdb.is-write-stopped`).
     pub(crate) write_stopped: AtomicBool,
     /// Set by a write with `disable_wal`: such data must be flushed at close.

@@ -211,8 +211,7 @@ pub(crate) fn open(
                 .map(|n| Arc::new(crate::cache::WriteBufferManager::new(n, None, false)))
         }),
         charged_memory: Mutex::new(0),
-        deletions_disabled: std::sync::atomic::AtomicUsize::new(0),
-        deletion_gate: Mutex::new(()),
+        deletions_disabled: Mutex::new(0),
         background: Default::default(),
     });
     if !read_only {

@@ -219,6 +219,18 @@ impl DbInner {
             .to_vec())
     }
 
+    /// The range tombstones of `sv`'s immutable memtables and tables, fragmented (cached in
+    /// the view after the first call).
+    fn frozen_tombstones(
+        &self,
+        cfd: &ColumnFamilyData,
+        sv: &SuperVersion,
+    ) -> Result<Arc<FragmentedRangeTombstones>> {
+        sv.frozen_tombstones(&cfd.options.comparator, &|f, level| {
+            self.table_tombstones(cfd, f, level)
+        })
+    }
+
     /// All range tombstones `sv` can see: the frozen part (immutable memtables and tables)
     /// and the active memtable's.
     fn tombstones_of(
@@ -226,9 +238,7 @@ impl DbInner {
         cfd: &ColumnFamilyData,
         sv: &SuperVersion,
     ) -> Result<Vec<Arc<FragmentedRangeTombstones>>> {
-        let frozen = sv.frozen_tombstones(&cfd.options.comparator, &|f, level| {
-            self.table_tombstones(cfd, f, level)
-        })?;
+        let frozen = self.frozen_tombstones(cfd, sv)?;
         let mut out = Vec::with_capacity(2);
         if !frozen.is_empty() {
             out.push(frozen);
@@ -248,14 +258,9 @@ impl DbInner {
         key: &[u8],
         read_seq: SequenceNumber,
     ) -> Result<SequenceNumber> {
-        let frozen = sv.frozen_tombstones(&cfd.options.comparator, &|f, level| {
-            self.table_tombstones(cfd, f, level)
-        })?;
-        let mut seq = if frozen.is_empty() {
-            0
-        } else {
-            frozen.max_covering_seq(key, read_seq)
-        };
+        let mut seq = self
+            .frozen_tombstones(cfd, sv)?
+            .max_covering_seq(key, read_seq);
         if let Some(t) = cfd.tombstones(&sv.mem) {
             seq = seq.max(t.max_covering_seq(key, read_seq));
         }

@@ -368,9 +368,7 @@ impl DbInner {
     pub(crate) fn sync_closed_wals(&self) -> Result<()> {
         let mut closed = self.write.closed_wals.lock();
         while let Some(log) = closed.first_mut() {
-            if log.has_unsynced() {
-                log.sync()?;
-            }
+            log.sync()?;
             closed.remove(0);
         }
         Ok(())

@@ -82,6 +82,7 @@ pub fn good_ratio(compressed: usize, raw: usize) -> bool {
 /// Compresses `raw` with `t` and returns what to store and the trailer type byte: the raw bytes
 /// and `None` when compression is off, fails, or saves too little. A one-off: a table builder
 /// keeps a [`Compressor`] instead.
+#[cfg(test)]
 pub fn compress_block(raw: &[u8], t: CompressionType) -> (std::borrow::Cow<'_, [u8]>, u8) {
     use std::borrow::Cow;
     let mut c = Compressor::new();

@@ -190,11 +190,16 @@ impl LogWriter {
         self.record_failure(res)
     }
 
-    /// Flushes, then makes the file's contents durable.
+    /// Flushes, then makes the file's contents durable; does nothing when nothing was
+    /// appended since the last sync.
     ///
     /// # Errors
     /// The file's append or sync error.
     pub fn sync(&mut self) -> Result<()> {
+        self.check_failed()?;
+        if !self.has_unsynced() {
+            return Ok(());
+        }
         self.flush()?;
         let res = self.file.sync();
         self.record_failure(res)?;

@@ -52,15 +52,6 @@ impl KeyBuf {
         }
     }
 
-    /// The key's bytes, writable in place (the length stays).
-    pub fn as_mut_slice(&mut self) -> &mut [u8] {
-        if self.len <= INLINE_KEY {
-            &mut self.inline[..self.len]
-        } else {
-            &mut self.heap[..self.len]
-        }
-    }
-
     #[inline]
     pub fn len(&self) -> usize {
         self.len
