@@ -146,12 +146,17 @@ impl Background {
         }
     }
 
-    /// Waits until no flush is queued or running.
-    pub(crate) fn wait_for_flushes(&self) {
+    /// Blocks until a job finishes after `epoch` was read, or `at_most` passes. False when
+    /// the scheduler is shutting down (nothing more will finish).
+    pub(crate) fn wait_for_epoch_change(&self, epoch: u64, at_most: Duration) -> bool {
+        let until = Instant::now() + at_most;
         let mut st = self.shared.state.lock();
-        while !st.shutting_down && (st.running_flushes > 0 || !st.flushes.is_empty()) {
-            self.shared.cv.wait(&mut st);
+        while st.epoch == epoch && !st.shutting_down {
+            if self.shared.cv.wait_until(&mut st, until).timed_out() {
+                break;
+            }
         }
+        !st.shutting_down
     }
 
     /// Waits until no job is queued or running (test hook and `wait_for_compact`).

@@ -14,6 +14,9 @@
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
+use std::time::Duration;
+
+use parking_lot::Mutex;
 
 use super::column_family::{ColumnFamilyData, ImmMemTable};
 use super::error_handler::Reason;
@@ -25,10 +28,14 @@ use crate::fs::filename::{self, FileType};
 use crate::iter::merging::MergingIterator;
 use crate::iter::InternalIterator;
 use crate::key::{parse_internal_key, ValueType};
+use crate::memtable::MemTable;
 use crate::sst::builder::{TableBuilder, TableBuilderOptions};
 use crate::version::edit::{FileMetaData, VersionEdit};
 use crate::version::set::VersionSet;
 use crate::wal::writer::LogWriter;
+
+/// How often a manual flush that waits looks again without a finished job to wake it.
+const FLUSH_WAIT_RECHECK: Duration = Duration::from_millis(50);
 
 impl DbInner {
     /// Moves `cfd`'s active memtable to its immutable list and starts a new WAL (unless the
@@ -69,6 +76,62 @@ impl DbInner {
         drop(vs);
         self.background.schedule_flush(cfd.clone());
         Ok(())
+    }
+
+    /// Switches `cfd`'s memtable for a manual flush (in the write queue, so that no batch is
+    /// half in the old memtable) and returns the newest immutable memtable then: once it is
+    /// flushed, everything written before the call is in tables. None when nothing was
+    /// unflushed.
+    pub(crate) fn switch_for_flush(
+        self: &Arc<Self>,
+        cfd: &Arc<ColumnFamilyData>,
+    ) -> Result<Option<Arc<MemTable>>> {
+        let target = Arc::new(Mutex::new(None));
+        let (worker, family, found) = (self.clone(), cfd.clone(), target.clone());
+        self.run_exclusive(Box::new(move || {
+            worker.switch_memtable(&family)?;
+            *found.lock() = family.imms.lock().last().map(|i| i.mem.clone());
+            Ok(())
+        }))?;
+        let newest = target.lock().take();
+        Ok(newest)
+    }
+
+    /// Waits until each family's `target` memtable is flushed (RocksDB's
+    /// `WaitForFlushMemTables`), the family is dropped, the DB stops or closes. Waiting for
+    /// the memtables of the call, not for an empty flush queue, is what lets a manual flush
+    /// end while writers keep switching memtables.
+    ///
+    /// # Errors
+    /// The background error, when one stopped the flush.
+    pub(crate) fn wait_until_flushed(
+        &self,
+        targets: &[(Arc<ColumnFamilyData>, Option<Arc<MemTable>>)],
+    ) -> Result<()> {
+        let pending = |cfd: &ColumnFamilyData, mem: &Arc<MemTable>| {
+            !cfd.is_dropped() && cfd.imms.lock().iter().any(|i| Arc::ptr_eq(&i.mem, mem))
+        };
+        for (cfd, target) in targets {
+            let Some(mem) = target else { continue };
+            loop {
+                let epoch = self.background.epoch();
+                if !pending(cfd, mem) || self.bg_error.lock().is_some() {
+                    break;
+                }
+                // Flush jobs bump the epoch; error recovery flushes without a job, so the
+                // wait also wakes now and then to look.
+                if !self
+                    .background
+                    .wait_for_epoch_change(epoch, FLUSH_WAIT_RECHECK)
+                {
+                    break;
+                }
+            }
+        }
+        match self.bg_error.lock().clone() {
+            Some(err) => Err(err),
+            None => Ok(()),
+        }
     }
 
     /// Creates the next WAL, its name durable (a synced write in it must survive a power

@@ -528,13 +528,9 @@ impl Db {
         let inner = self.inner.clone();
         inner.check_writable()?;
         let cfd = inner.cfd(cf)?;
-        let worker = inner.clone();
-        inner.run_exclusive(Box::new(move || worker.switch_memtable(&cfd)))?;
+        let target = inner.switch_for_flush(&cfd)?;
         if wait {
-            inner.background.wait_for_flushes();
-            if let Some(err) = inner.bg_error.lock().clone() {
-                return Err(err);
-            }
+            inner.wait_until_flushed(&[(cfd, target)])?;
         }
         Ok(())
     }
@@ -567,14 +563,15 @@ impl Db {
             .iter()
             .map(|c| ColumnFamilyHandle { cfd: c.clone() })
             .collect();
+        self.inner.check_writable()?;
+        let mut targets = Vec::with_capacity(handles.len());
         for h in &handles {
-            self.flush(h, false)?;
+            let cfd = self.inner.cfd(h)?;
+            let target = self.inner.switch_for_flush(&cfd)?;
+            targets.push((cfd, target));
         }
         if wait {
-            self.inner.background.wait_for_flushes();
-            if let Some(err) = self.inner.bg_error.lock().clone() {
-                return Err(err);
-            }
+            self.inner.wait_until_flushed(&targets)?;
         }
         Ok(())
     }
