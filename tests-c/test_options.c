@@ -496,6 +496,83 @@ static void block_cache_and_no_block_cache(void) {
   rocksdb_lru_cache_options_destroy(lo);
 }
 
+static void gets_honour_fill_cache_and_ignore_range_deletions(void) {
+  /* Get with fill_cache off reads a table without putting its data blocks in the block
+   * cache; with it on they go in. Get with ignore_range_deletions sees values a range
+   * deletion in the memtable covers. (Once flushed, what it sees is up to the engine: a
+   * RocksDB flush drops the covered values, solistore's keeps them until compaction.) */
+  const char *path = db_path("readopts");
+  char v[101];
+  memset(v, 'v', 100);
+  v[100] = '\0';
+  rocksdb_readoptions_t *nofill = rocksdb_readoptions_create();
+  rocksdb_readoptions_set_fill_cache(nofill, 0);
+  rocksdb_readoptions_t *fill = rocksdb_readoptions_create();
+  for (int round = 0; round < 2; round++) {
+    rocksdb_cache_t *cache = rocksdb_cache_create_lru((size_t)4 << 20);
+    rocksdb_block_based_table_options_t *t = rocksdb_block_based_options_create();
+    rocksdb_block_based_options_set_block_cache(t, cache);
+    rocksdb_options_t *o = opts_create();
+    rocksdb_options_set_block_based_table_factory(o, t);
+    rocksdb_block_based_options_destroy(t);
+    rocksdb_t *db = open_ok(o, path);
+    if (round == 0) {
+      fill_flush_read(db, 500); /* the table, then a reopen with an empty cache */
+    } else {
+      size_t before = rocksdb_cache_get_usage(cache);
+      char k[32];
+      for (int i = 0; i < 500; i += 7) {
+        snprintf(k, sizeof k, "key%06d", i);
+        EXPECT_GET(db, nofill, k, v);
+      }
+      size_t after_nofill = rocksdb_cache_get_usage(cache);
+      EXPECTF(after_nofill == before, "fill_cache off: cache usage %zu -> %zu", before,
+              after_nofill);
+      for (int i = 0; i < 500; i += 7) {
+        snprintf(k, sizeof k, "key%06d", i);
+        EXPECT_GET(db, fill, k, v);
+      }
+      size_t after_fill = rocksdb_cache_get_usage(cache);
+      EXPECTF(after_fill > after_nofill, "fill_cache on: cache usage stayed %zu", after_fill);
+    }
+    rocksdb_close(db);
+    rocksdb_options_destroy(o);
+    rocksdb_cache_destroy(cache);
+  }
+  rocksdb_readoptions_t *ignore = rocksdb_readoptions_create();
+  rocksdb_readoptions_set_ignore_range_deletions(ignore, 1);
+  rocksdb_options_t *o = opts_create();
+  rocksdb_t *db = open_ok(o, db_path("rangedel"));
+  rocksdb_writeoptions_t *wo = rocksdb_writeoptions_create();
+  put_ok(db, wo, "a", "1");
+  put_ok(db, wo, "b", "2");
+  put_ok(db, wo, "c", "3");
+  for (int flushed = 0; flushed < 2; flushed++) {
+    if (flushed) {
+      flush_ok(db);
+    } else {
+      rocksdb_writebatch_t *b = rocksdb_writebatch_create();
+      rocksdb_writebatch_delete_range(b, S("b"), S("c"));
+      char *err = NULL;
+      rocksdb_write(db, wo, b, &err);
+      EXPECT_NO_ERR(err);
+      rocksdb_writebatch_destroy(b);
+    }
+    EXPECT_GET(db, fill, "b", NULL);
+    if (!flushed) {
+      EXPECT_GET(db, ignore, "b", "2");
+    }
+    EXPECT_GET(db, ignore, "a", "1");
+    EXPECT_GET(db, fill, "c", "3");
+  }
+  rocksdb_close(db);
+  rocksdb_writeoptions_destroy(wo);
+  rocksdb_options_destroy(o);
+  rocksdb_readoptions_destroy(ignore);
+  rocksdb_readoptions_destroy(fill);
+  rocksdb_readoptions_destroy(nofill);
+}
+
 static void hyper_clock_caches(void) {
   REQUIRE_V11_HEADER("rocksdb_cache_create_hyper_clock and its options");
 #ifdef TESTC_HEADER_V11
@@ -610,5 +687,6 @@ TESTC_MAIN("test_options", P(defaults), P(options_round_trip), P(read_write_opti
            P(table_options_copied_at_set), P(options_mutated_between_opens),
            P(db_opens_with_everything_set), P(compaction_option_objects),
            P(table_and_path_objects), P(env_thread_pools), P(block_cache_and_no_block_cache),
+           P(gets_honour_fill_cache_and_ignore_range_deletions),
            P(hyper_clock_caches), P(filter_policies), P(write_buffer_manager_objects),
            P(destroy_accepts_null))

@@ -56,6 +56,21 @@ def test_dict_interface(rdb):
         rdb[b"k"] = 3
 
 
+def test_read_options_reach_gets(rdb):
+    # rocksdict passes its ReadOptions whole to each read: ignore_range_deletions shows the values a
+    # range deletion in the memtable covers, in get, batched get and with set_read_options.
+    rdb[b"a"] = b"1"
+    rdb[b"b"] = b"2"
+    rdb.delete_range(b"b", b"c")
+    ro = ReadOptions()
+    ro.set_ignore_range_deletions(True)
+    assert rdb.get(b"b") is None
+    assert rdb.get(b"b", read_opt=ro) == b"2"
+    assert rdb.get([b"a", b"b"], read_opt=ro) == [b"1", b"2"]
+    rdb.set_read_options(ro)
+    assert rdb[b"b"] == b"2"
+
+
 def test_items_keys_values(rdb):
     keys = [b"%03d" % i for i in range(0, 100, 5)]
     for k in keys:

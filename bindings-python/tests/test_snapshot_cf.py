@@ -24,6 +24,26 @@ def test_snapshot_isolation(lib, db):
         snap.get(b"a")
 
 
+def test_read_options_reach_point_reads(lib, db):
+    # A ReadOptions given to get / multi_get / key_may_exist is the one the C call reads with:
+    # its snapshot and ignore_range_deletions (RocksDB honours both in Get), keyword overrides on top.
+    db.put(b"a", b"1")
+    db.put(b"b", b"2")
+    snap = db.snapshot()
+    db.put(b"a", b"new")
+    db.delete_range(b"b", b"c")
+    at_snap = solistore.ReadOptions(snapshot=snap)
+    assert db.get(b"a", read_options=at_snap) == b"1"
+    assert db.multi_get([b"a", b"b"], read_options=at_snap) == [b"1", b"2"]
+    assert db.get(b"a", read_options=at_snap, snapshot=None) == b"1"  # None overrides nothing
+    ignore = solistore.ReadOptions(ignore_range_deletions=True)
+    assert db.get(b"b") is None
+    assert db.get(b"b", read_options=ignore) == b"2"
+    assert db.multi_get([b"a", b"b"], read_options=ignore) == [b"new", b"2"]
+    assert db.key_may_exist(b"a", read_options=ignore)
+    snap.close()
+
+
 def test_column_families(lib, db_path):
     with solistore.DB(db_path, create_if_missing=True, lib=lib) as db:
         one = db.create_column_family("one")

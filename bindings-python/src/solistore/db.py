@@ -97,8 +97,10 @@ class _Ops:
     """Key-value methods shared by DB and ColumnFamily. Subclasses provide ``_ctx() -> (db, cf handle)``;
     every C call on the DB handle runs through ``DB._run`` (or inlines its busy/closed protocol)."""
 
-    def get(self, key, default=None, *, snapshot=None, fill_cache=None, verify_checksums=None):
-        """The value of ``key``, or ``default`` when it has none."""
+    def get(self, key, default=None, *, snapshot=None, fill_cache=None, verify_checksums=None,
+            read_options=None):
+        """The value of ``key``, or ``default`` when it has none. ``read_options`` (a ReadOptions)
+        replaces the DB's for this call; the keyword arguments override it."""
         if type(key) is not bytes:
             key = key_bytes(key)
         db, cf = self._ctx()
@@ -111,7 +113,7 @@ class _Ops:
             def fn(*a):
                 return cast(lib.rocksdb_get_cf(*a), _PC)
         p = db._with_read_options(snapshot, fill_cache, verify_checksums,
-                                  lambda h, ro: fn(h, ro, cf, key, kl, bn, berr))
+                                  lambda h, ro: fn(h, ro, cf, key, kl, bn, berr), read_options)
         if err.value:
             raise_error(lib, err)
         if not p:
@@ -178,8 +180,9 @@ class _Ops:
         wb.put_many(items)
         self._ctx()[0].write(wb, sync=sync, disable_wal=disable_wal)
 
-    def multi_get(self, keys, *, snapshot=None, fill_cache=None, verify_checksums=None) -> list:
-        """Values (or None) for ``keys``, in order, read in one C call."""
+    def multi_get(self, keys, *, snapshot=None, fill_cache=None, verify_checksums=None,
+                  read_options=None) -> list:
+        """Values (or None) for ``keys``, in order, read in one C call (``read_options`` as in get)."""
         keys = [k if type(k) is bytes else key_bytes(k) for k in keys]
         db, cf = self._ctx()
         n = len(keys)
@@ -200,7 +203,7 @@ class _Ops:
         vlen = (c_size_t * n)()
         errs = (c_void_p * n)()
         db._with_read_options(snapshot, fill_cache, verify_checksums, lambda h, ro: lib.rocksdb_multi_get_cf(
-            h, ro, cfs, n, karr, klen, vals, vlen, errs))
+            h, ro, cfs, n, karr, klen, vals, vlen, errs), read_options)
         del blob, karr, klen, ptrs
         free = lib.fast.free
         lens = vlen[:]
@@ -217,7 +220,7 @@ class _Ops:
             raise error_from_message(msgs[0])
         return out
 
-    def key_may_exist(self, key, *, fetch=False, snapshot=None):
+    def key_may_exist(self, key, *, fetch=False, snapshot=None, read_options=None):
         """False when ``key`` surely has no value (cheap: memtables, bloom filters). With
         ``fetch=True``, ``(may_exist, value or None)``, the value when it was found on the way."""
         key = key_bytes(key)
@@ -228,7 +231,7 @@ class _Ops:
         found = c_ubyte()
         may = db._with_read_options(snapshot, None, None, lambda h, ro: lib.rocksdb_key_may_exist_cf(
             h, ro, cf, key, len(key), byref(vp) if fetch else None, byref(vl), None, 0,
-            byref(found) if fetch else None))
+            byref(found) if fetch else None), read_options)
         if not fetch:
             return bool(may)
         value = None
@@ -441,14 +444,15 @@ class DB(_Ops):
 
     # -- point operations on the default column family: the leanest paths (rocksdb_get/put/delete
     # take every integer in an argument register, so the untyped calls need no c_size_t objects)
-    def get(self, key, default=None, *, snapshot=None, fill_cache=None, verify_checksums=None):
-        """The value of ``key``, or ``default`` when it has none."""
+    def get(self, key, default=None, *, snapshot=None, fill_cache=None, verify_checksums=None,
+            read_options=None):
+        """The value of ``key``, or ``default`` when it has none (``read_options`` as in _Ops.get)."""
         if type(key) is not bytes:
             key = key_bytes(key)
         if snapshot is not None or fill_cache is not None or verify_checksums is not None or \
-                len(key) >= FAST_LEN:
+                read_options is not None or len(key) >= FAST_LEN:
             return _Ops.get(self, key, default, snapshot=snapshot, fill_cache=fill_cache,
-                            verify_checksums=verify_checksums)
+                            verify_checksums=verify_checksums, read_options=read_options)
         try:
             err, berr, n, bn = TLS.s
         except AttributeError:
@@ -540,12 +544,15 @@ class DB(_Ops):
         if self._h is None:
             raise DbClosedError("DB instance already closed")
 
-    def _with_read_options(self, snapshot, fill_cache, verify_checksums, fn):
-        """``fn(h, ro)`` with C read options for one call. A snapshot read is also registered as a call
-        in flight on the snapshot, so releasing it waits."""
-        if snapshot is None and fill_cache is None and verify_checksums is None:
+    def _with_read_options(self, snapshot, fill_cache, verify_checksums, fn, read_options=None):
+        """``fn(h, ro)`` with C read options for one call: ``read_options`` (or the DB's) with the
+        given overrides. A snapshot read is also registered as a call in flight on the snapshot,
+        so releasing it waits."""
+        if read_options is None and snapshot is None and fill_cache is None and verify_checksums is None:
             return self._run(fn, self._ro_default.h)
-        ro = self._ropts.copy()
+        ro = (read_options if read_options is not None else self._ropts).copy()
+        if snapshot is None:
+            snapshot = ro._values.pop("snapshot", None)
         if fill_cache is not None:
             ro.fill_cache = fill_cache
         if verify_checksums is not None:

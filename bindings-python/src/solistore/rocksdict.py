@@ -516,15 +516,8 @@ class Rdict:
     def _get(self, t, key, default, read_opt):
         ro = self._ro(read_opt)
         if isinstance(key, list):
-            keys = [_key(k) for k in key]
-            if ro is None:
-                return t.multi_get(keys)
-            return t.multi_get(keys, fill_cache=ro.fill_cache, verify_checksums=ro.verify_checksums)
-        key = _key(key)
-        if ro is None:
-            v = t.get(key)
-        else:
-            v = t.get(key, fill_cache=ro.fill_cache, verify_checksums=ro.verify_checksums)
+            return t.multi_get([_key(k) for k in key], read_options=ro)
+        v = t.get(_key(key), read_options=ro)
         return default if v is None else v
 
     def get(self, key, default=None, read_opt: ReadOptions | None = None):
@@ -544,7 +537,7 @@ class Rdict:
         return t.key_may_exist(key) and t.get(key) is not None
 
     def key_may_exist(self, key, fetch: bool = False, read_opt: ReadOptions | None = None):
-        return self._t().key_may_exist(_key(key), fetch=fetch)
+        return self._t().key_may_exist(_key(key), fetch=fetch, read_options=self._ro(read_opt))
 
     # -- writes
     def put(self, key, value, write_opt: WriteOptions | None = None):

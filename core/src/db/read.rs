@@ -148,7 +148,7 @@ impl DbInner {
         // flush or compaction finish in between and drop the version the sequence sees.
         let sv = cfd.super_version();
         let read_seq = self.read_seq(ro);
-        let res = self.get_in(cfd, &sv, key, read_seq);
+        let res = self.get_in(ro, cfd, &sv, key, read_seq);
         self.stats.keys_read.fetch_add(1, Ordering::Relaxed);
         if let Ok(Some(v)) = &res {
             self.stats
@@ -189,7 +189,7 @@ impl DbInner {
             .map(|((_, key), (cfd, sv))| {
                 let cfd = cfd?;
                 let sv = sv.ok_or_else(|| Error::invalid_argument("column family view"))?;
-                self.get_in(&cfd, &sv, key, read_seq)
+                self.get_in(ro, &cfd, &sv, key, read_seq)
             })
             .collect();
         let found = out.iter().filter_map(|r| r.as_ref().ok()?.as_ref());
@@ -269,14 +269,21 @@ impl DbInner {
 
     /// Looks `key` up in `cfd` as of `read_seq`: the active memtable, the immutable ones
     /// newest first, then the table files in lookup order; merge operands gather on the way.
+    /// Of `ro`, it honours `fill_cache` (data blocks read from files go into the block cache
+    /// only when set) and `ignore_range_deletions`, as RocksDB's Get does.
     fn get_in(
         &self,
+        ro: &ReadOptions,
         cfd: &ColumnFamilyData,
         sv: &SuperVersion,
         key: &[u8],
         read_seq: SequenceNumber,
     ) -> Result<Option<Vec<u8>>> {
-        let covered_below = self.covering_tombstone_seq(cfd, sv, key, read_seq)?;
+        let covered_below = if ro.ignore_range_deletions {
+            0
+        } else {
+            self.covering_tombstone_seq(cfd, sv, key, read_seq)?
+        };
         let mut operands: Vec<Vec<u8>> = Vec::new();
         let mut outcome = Lookup::NotFound;
         let mut visit = |seq: SequenceNumber, t: ValueType, value: &[u8]| -> bool {
@@ -317,7 +324,7 @@ impl DbInner {
                 }
                 let level = usize::from(!sv.version.files(0).iter().any(|g| Arc::ptr_eq(g, f)));
                 let table = self.table_cache.get(f, level, &cfd.options)?;
-                if !table_get(&table, key, target.as_slice(), &mut visit)? {
+                if !table_get(&table, key, target.as_slice(), ro.fill_cache, &mut visit)? {
                     break;
                 }
             }
