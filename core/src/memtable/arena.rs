@@ -32,7 +32,7 @@
 //! heap allocations per insert, a pointer chase per key comparison and about 70 bytes of
 //! overhead per entry; freeing a flushed memtable freed every entry one by one.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::OnceLock;
 
 use crate::error::{Error, Result};
@@ -75,9 +75,14 @@ fn standard_block_words(b: u32) -> usize {
 /// The word storage. See the module docs.
 pub(super) struct Arena {
     pages: Box<[OnceLock<Page>]>,
+    /// The next block number to create, shared by every writer stream of the arena (only the
+    /// one writer, under the skiplist's writer mutex, takes numbers).
+    next_block: AtomicU32,
 }
 
-/// The writer's position: the block being filled. Owned by the skiplist's writer state.
+/// A writer stream's position: the block being filled. Owned by the skiplist's writer state;
+/// one arena can have several streams (the skiplist keeps nodes and values apart), each with
+/// its own blocks.
 #[derive(Debug, Default)]
 pub(super) struct ArenaWriter {
     /// The block being filled, if any.
@@ -85,8 +90,6 @@ pub(super) struct ArenaWriter {
     /// Words used and available in it.
     used: usize,
     cap: usize,
-    /// Next block number to create.
-    next_block: u32,
     /// Standard blocks created so far (their sizes grow with it).
     standard_blocks: u32,
     /// Words left unused at the ends of abandoned blocks, not yet reported.
@@ -104,6 +107,7 @@ impl Arena {
     pub(super) fn new() -> Self {
         Arena {
             pages: (0..PAGES).map(|_| OnceLock::new()).collect(),
+            next_block: AtomicU32::new(0),
         }
     }
 
@@ -155,10 +159,11 @@ impl Arena {
                 return Ok((u64::from(b) << 32 | off as u64, block));
             }
         }
-        let b = w.next_block;
-        w.next_block = b
+        let b = self.next_block.load(Ordering::Relaxed);
+        let next = b
             .checked_add(1)
             .ok_or_else(|| Error::aborted("memtable arena is full"))?;
+        self.next_block.store(next, Ordering::Relaxed);
         // Offset 0 of block 0 is the null reference: never hand it out.
         let off = usize::from(b == 0);
         // A large node gets a block of its own, and the current block goes on serving the
@@ -216,6 +221,21 @@ mod tests {
         block[(r & 0xffff_ffff) as usize + 3].store(99, Ordering::Relaxed);
         let (blk, off) = a.locate(r);
         assert_eq!(load(blk, off + 3), 99);
+    }
+
+    #[test]
+    fn two_streams_fill_blocks_of_their_own() {
+        let a = Arena::new();
+        let (mut nodes, mut values) = (ArenaWriter::default(), ArenaWriter::default());
+        let (n1, _) = a.alloc(&mut nodes, 5).expect("alloc");
+        let (v1, _) = a.alloc(&mut values, 13).expect("alloc");
+        let (n2, _) = a.alloc(&mut nodes, 5).expect("alloc");
+        let (v2, _) = a.alloc(&mut values, 13).expect("alloc");
+        assert_ne!(n1 >> 32, v1 >> 32, "each stream has its own block");
+        assert_eq!(n1 >> 32, n2 >> 32);
+        assert_eq!(v1 >> 32, v2 >> 32);
+        assert_eq!(n2 - n1, 5, "a stream's words are contiguous");
+        assert_eq!(v2 - v1, 13);
     }
 
     #[test]

@@ -6,10 +6,10 @@
 //! # Design
 //!
 //! Entries live in a skiplist of our own (`skiplist`) whose nodes are runs of words in an
-//! append-only arena (`arena`): node links, user key, trailer and value side by side, as in
-//! RocksDB's `InlineSkipList`, so an insert allocates nothing from the heap (but the arena's
-//! blocks, a few hundred KiB at a time) and a search costs about one cache miss per node it
-//! visits. Ordering is the `InternalKeyComparator`'s: user key ascending by the user
+//! append-only arena (`arena`): node links, user key and trailer side by side, as in RocksDB's
+//! `InlineSkipList`, and the value in blocks of its own (so that nodes stay dense), so an
+//! insert allocates nothing from the heap (but the arena's blocks, a few hundred KiB at a
+//! time) and a search costs about one cache miss per node it visits. Ordering is the `InternalKeyComparator`'s: user key ascending by the user
 //! comparator, then the packed `(seq << 8) | type` trailer descending, so the newest version
 //! of a user key comes first. With the default (bytewise) comparator keys compare as whole
 //! big-endian words; any other comparator gets the key bytes.
@@ -29,7 +29,7 @@
 //! end, type `RangeDeletion`) so a flush can write them out in key order (`iter_all`), and in
 //! a plain list (`range_tombstones`) for the read path. `get` and `iter` skip them.
 //!
-//! Memory: `approximate_memory_usage` is the arena words the entries take (about 16 bytes
+//! Memory: `approximate_memory_usage` is the arena words the entries take (about 24 bytes
 //! plus key and value rounded up to words, per entry) plus the block tails left unused when
 //! an entry did not fit, which is what `write_buffer_size` is compared with; the arena's
 //! blocks are allocated as needed, so the resident memory follows it within one block.
