@@ -3,8 +3,10 @@
 """Runs bench/build/enginebench on solistore and on RocksDB alternately and compares them.
 
 For every group of workloads (workloads that share one database run in one driver
-invocation, each in its own child process), the engines take turns: solistore, RocksDB,
-solistore, RocksDB, ... `--repeats` times each. Each figure is the median over the repeats;
+invocation, each in its own child process), the engines take turns, `--repeats` times each,
+the one that goes first swapped every repeat (solistore, RocksDB; RocksDB, solistore; ...):
+on these machines the run that goes first in a pair was measured 5-10% slower, whichever
+engine it was, so a fixed order would favour one engine. Each figure is the median over the repeats;
 a ratio is solistore's median over RocksDB's median, oriented so that > 1 means solistore is
 better (throughput: solistore / RocksDB; RSS and write amplification: solistore / RocksDB
 too, where <= 1 is the target). The "pair range" column is the smallest and largest ratio
@@ -403,7 +405,8 @@ def main():
     for gname, gflags, specs in groups:
         order += [(gname, s) for s in specs]
         for rep in range(repeats):
-            for label, lib in engines:
+            # Even repeats: solistore first; odd repeats: RocksDB first (see the module docs).
+            for label, lib in (engines if rep % 2 == 0 else engines[::-1]):
                 la = loadavg()
                 print(f"== {gname} [{label}, run {rep + 1}/{repeats}] load {la}", file=sys.stderr, flush=True)
                 before = os.path.getsize(raw) if os.path.exists(raw) else 0
@@ -462,7 +465,7 @@ def report(meta, records, order, groups, md, notes, failures):
     st = sync_table(rows)
     miss = misses(rows)
 
-    head = (f"{meta['profile']} profile, {repeats} run(s) per engine alternating (solistore first), medians; "
+    head = (f"{meta['profile']} profile, {repeats} run(s) per engine alternating (first engine swapped every run), medians; "
             f"{meta['machine']['nproc']} CPUs ({meta['machine']['cpu']}), kernel {meta['machine']['kernel']}; "
             f"load average {meta['load_start']} at start, {meta['load_end']} at end; {meta['seconds']:.0f} s; "
             f"commit {meta['git']['commit'][:10]}{' (dirty)' if meta['git']['dirty'] else ''}")
@@ -501,7 +504,7 @@ def report(meta, records, order, groups, md, notes, failures):
             f.write(f"- CPU / I/O pressure (PSI some avg60, % of time a task waited): "
                     f"{meta['pressure_start']} at start, {meta['pressure_end']} at end\n")
             f.write(f"- run: {meta['started']}, {meta['seconds']:.0f} s, {repeats} runs per engine, alternating "
-                    "solistore / RocksDB per group\n")
+                    "solistore / RocksDB per group, the first engine swapped every run\n")
             f.write(f"- commit: `{meta['git']['commit']}`"
                     f"{' (with uncommitted changes)' if meta['git']['dirty'] else ''}\n")
             for k in ("solistore", "rocksdb"):
