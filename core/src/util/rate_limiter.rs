@@ -118,10 +118,14 @@ impl RateLimiter {
 
     /// Blocks until `bytes` may be written.
     pub fn request(&self, bytes: u64) {
-        let mut left = bytes as f64;
-        while left > 0.0 {
-            let chunk = left.min(self.burst_bytes);
-            left -= chunk;
+        // Whole bytes per chunk, so that a request split into bursts counts exactly `bytes`
+        // (fractional bursts truncated to integers lost a byte per split).
+        let burst = (self.burst_bytes as u64).max(1);
+        let mut left = bytes;
+        while left > 0 {
+            let whole = left.min(burst);
+            left -= whole;
+            let chunk = whole as f64;
             let wait = {
                 let mut b = self.bucket.lock();
                 let now = Instant::now();
@@ -130,7 +134,7 @@ impl RateLimiter {
                 b.available = (b.available + refill).min(self.burst_bytes);
                 b.last_refill = now;
                 b.available -= chunk;
-                b.total_bytes += chunk as u64;
+                b.total_bytes += whole;
                 b.total_requests += 1;
                 if b.available < 0.0 {
                     -b.available / self.rate_bytes_per_sec
@@ -161,6 +165,16 @@ mod tests {
         assert!(secs >= 0.19, "paced too fast: {secs}");
         assert_eq!(l.total_bytes_through(), 210_000);
         assert_eq!(l.total_requests(), 21);
+    }
+
+    #[test]
+    fn a_request_split_into_fractional_bursts_counts_every_byte() {
+        // 2 MiB/s over 100 ms: a burst of 209,715.2 bytes, so a 256 KiB request splits.
+        let l = RateLimiter::new(2 << 20, 100_000, 10, RateLimiterMode::WritesOnly, false);
+        l.request(256 * 1024);
+        l.request(3);
+        assert_eq!(l.total_bytes_through(), 256 * 1024 + 3);
+        assert_eq!(l.total_requests(), 3);
     }
 
     #[test]
