@@ -52,6 +52,12 @@ pub trait WritableFile: Send {
     fn start_writeback(&mut self) -> Result<()> {
         self.sync()
     }
+    /// Hands bytes a wrapper holds back to the file system. The file systems' own files
+    /// hold nothing back, so the default does nothing; the buffered table file of flush and
+    /// compaction (`db::table_file`) writes out its buffer.
+    fn flush(&mut self) -> Result<()> {
+        Ok(())
+    }
 }
 
 /// A file open for sequential reading.

@@ -524,7 +524,8 @@ impl TableBuilder {
         }
     }
 
-    /// Writes the remaining blocks and the footer, syncs nothing (the caller decides), and
+    /// Writes the remaining blocks and the footer, flushes the file (a buffering file hands
+    /// its bytes to the file system) but syncs nothing (the caller decides), and
     /// returns what the table holds.
     ///
     /// # Errors
@@ -608,6 +609,7 @@ impl TableBuilder {
         let enc = footer.encode(self.offset)?;
         self.file.append(&enc)?;
         self.offset += enc.len() as u64;
+        self.file.flush()?;
 
         let empty = self.props.num_entries == 0;
         Ok(TableInfo {
