@@ -15,7 +15,9 @@
 //!   sharing one limiter;
 //! - `rocksdb.estimate-pending-compaction-bytes` follows RocksDB's estimate, and a write past
 //!   `hard_pending_compaction_bytes_limit` waits until compaction has caught up;
-//! - with two flush slots, one family is never flushed by two jobs at once.
+//! - with two flush slots, one family is never flushed by two jobs at once;
+//! - close gives up a running compaction (as RocksDB's does) instead of finishing it: its
+//!   inputs stay, its outputs are deleted, and every key reads back after reopen.
 //!
 //! The RocksDB parts are skipped (with a message) when the tools are missing, unless
 //! `SOLISTORE_REQUIRE_ROCKSDB=1` (set by CI).
@@ -583,4 +585,97 @@ fn two_flush_slots_never_flush_one_family_twice() {
             Some(value(i, 100))
         );
     }
+}
+
+/// A compaction filter that keeps everything, slowly, counting the keys it saw.
+struct SlowKeepFilter(Arc<std::sync::atomic::AtomicU64>);
+
+impl solistore::compaction::filter::CompactionFilter for SlowKeepFilter {
+    fn name(&self) -> &str {
+        "SlowKeepFilter"
+    }
+    fn filter(
+        &self,
+        _level: usize,
+        _key: &[u8],
+        _value: &[u8],
+    ) -> solistore::compaction::filter::Decision {
+        self.0.fetch_add(1, Ordering::Relaxed);
+        std::thread::sleep(std::time::Duration::from_micros(200));
+        solistore::compaction::filter::Decision::Keep
+    }
+}
+
+#[test]
+fn close_gives_up_a_running_compaction() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let n = 20_000u64;
+    let quiet = ColumnFamilyOptions {
+        disable_auto_compactions: true,
+        level0_file_num_compaction_trigger: 4,
+        ..small_cf()
+    };
+    {
+        let (db, h) = open_cfs(dir.path(), &DbOptions::default(), &quiet, &["default"]);
+        load_overlapping(&db, &h[0], n, 4);
+        db.close().expect("close");
+    }
+    let seen = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let slow = ColumnFamilyOptions {
+        disable_auto_compactions: false,
+        compaction_filter: Some(Arc::new(SlowKeepFilter(seen.clone()))),
+        ..quiet.clone()
+    };
+    let (db, _h) = open_cfs(dir.path(), &DbOptions::default(), &slow, &["default"]);
+    let l0_before: Vec<u64> = db.live_files().iter().map(|(_, _, f)| f.number).collect();
+    assert!(l0_before.len() >= 4, "overlapping L0 files: {l0_before:?}");
+    // The L0 compaction starts on its own (the files reach the trigger): wait until it is
+    // well under way, then close.
+    while seen.load(Ordering::Relaxed) < 200 {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    db.close().expect("close");
+    let at_close = seen.load(Ordering::Relaxed);
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    assert_eq!(
+        seen.load(Ordering::Relaxed),
+        at_close,
+        "nothing runs after close"
+    );
+    assert!(
+        at_close < n,
+        "the compaction was given up, not finished: the filter saw {at_close} of {n} keys"
+    );
+    drop(db);
+    // Reopened (auto compactions off): the inputs are still the files, no output of the
+    // given-up compaction is left behind, and every key reads back.
+    let (db, h) = open_cfs(dir.path(), &DbOptions::default(), &quiet, &["default"]);
+    let mut live: Vec<u64> = db.live_files().iter().map(|(_, _, f)| f.number).collect();
+    live.sort_unstable();
+    let mut before = l0_before.clone();
+    before.sort_unstable();
+    assert_eq!(
+        live, before,
+        "the compaction's inputs are still the live files"
+    );
+    let mut tables: Vec<u64> = std::fs::read_dir(dir.path())
+        .expect("read_dir")
+        .filter_map(|e| {
+            let name = e.expect("entry").file_name().to_string_lossy().into_owned();
+            name.strip_suffix(".sst").and_then(|s| s.parse().ok())
+        })
+        .collect();
+    tables.sort_unstable();
+    assert_eq!(
+        tables, before,
+        "no output of the given-up compaction is left on disk"
+    );
+    let ro = ReadOptions::default();
+    for i in 0..n {
+        assert_eq!(
+            db.get(&ro, &h[0], &key(i)).expect("get"),
+            Some(value(i, 200))
+        );
+    }
+    db.close().expect("close");
 }

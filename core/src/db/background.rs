@@ -20,6 +20,7 @@
 //! runs), so dropping the last handle ends them.
 
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Weak};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -59,6 +60,9 @@ struct Shared {
     state: Mutex<State>,
     /// Signals new work to the threads, and finished work to waiters.
     cv: Condvar,
+    /// `state.shutting_down`, readable without the lock: a running compaction polls it and
+    /// gives up (see [`Background::is_stopping`]).
+    stopping: AtomicBool,
 }
 
 /// The background scheduler of one DB.
@@ -168,17 +172,30 @@ impl Background {
         }
     }
 
-    /// Tells the threads to stop, without waiting (from `DbInner`'s drop, possibly on one of
-    /// the threads itself).
-    pub(crate) fn stop_without_join(&self) {
+    /// True once the DB is closing. A running compaction gives up when it sees this, as
+    /// RocksDB's does at close (`Shutdown in progress: Database shutdown`): its inputs stay
+    /// where they are and its unfinished outputs are deleted, so a close never waits for a
+    /// compaction of the whole tree. A flush runs to its end (it holds data the WAL may not).
+    pub(crate) fn is_stopping(&self) -> bool {
+        self.shared.stopping.load(Ordering::Relaxed)
+    }
+
+    fn mark_stopping(&self) {
         self.shared.state.lock().shutting_down = true;
+        self.shared.stopping.store(true, Ordering::Relaxed);
         self.shared.cv.notify_all();
     }
 
-    /// Stops the threads after their current jobs and joins them.
+    /// Tells the threads to stop, without waiting (from `DbInner`'s drop, possibly on one of
+    /// the threads itself).
+    pub(crate) fn stop_without_join(&self) {
+        self.mark_stopping();
+    }
+
+    /// Stops the threads after their current jobs (a compaction ends early, see
+    /// [`Background::is_stopping`]) and joins them.
     pub(crate) fn shutdown(&self) {
-        self.shared.state.lock().shutting_down = true;
-        self.shared.cv.notify_all();
+        self.mark_stopping();
         let handles: Vec<JoinHandle<()>> = std::mem::take(&mut *self.threads.lock());
         for h in handles {
             if h.thread().id() != std::thread::current().id() {
@@ -220,7 +237,14 @@ fn worker(weak: Weak<DbInner>, shared: Arc<Shared>) {
                         .flush_column_family(cfd)
                         .map(|_| false)
                         .map_err(|e| db.flush_failed(e)),
-                    Job::Compaction => db.run_one_compaction().map_err(|e| db.compaction_failed(e)),
+                    Job::Compaction => db.run_one_compaction().map_err(|e| {
+                        // Given up because the DB is closing: not a failure.
+                        if e.code() == crate::error::Code::ShutdownInProgress {
+                            e
+                        } else {
+                            db.compaction_failed(e)
+                        }
+                    }),
                 }))
                 .unwrap_or_else(|_| {
                     Err(db.poison(crate::Error::aborted("panic in a background job")))
