@@ -22,6 +22,17 @@
 //! the OS (`write(2)`) before it returns, unless `manual_wal_flush` keeps it in our buffer
 //! until `flush_wal`.
 //!
+//! Gathering: writers that loop on synced writes come back a few microseconds after their
+//! group ended, just too late for the next group, which the writers that queued during the
+//! sync have already formed; groups then settle into two halves that alternate, each writer
+//! waiting for two syncs per commit. So the leader of a synced group first waits, for at
+//! most half a recent sync's time (`MAX_GATHER` at most), until the writers of the previous
+//! synced group are queued again, and takes them into its group: one fdatasync then carries
+//! nearly every writer. A gather that times out (a writer that did not come back) turns
+//! gathering off for the next group, so a writer that pauses between commits costs the
+//! others one short wait, not one per group. A lone writer never waits (it is the writer
+//! it would wait for).
+//!
 //! The alternative, a lock around "append + sync" per writer, costs one fsync per writer;
 //! pipelining (RocksDB's `enable_pipelined_write`) would overlap the memtable insert of one
 //! group with the WAL write of the next and is left for later.
@@ -30,6 +41,8 @@ use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
+use std::thread::ThreadId;
+use std::time::{Duration, Instant};
 
 use parking_lot::{Condvar, Mutex};
 
@@ -45,12 +58,18 @@ use crate::wal::writer::LogWriter;
 /// The most batch bytes a leader takes into one group.
 const MAX_GROUP_BYTES: usize = 1 << 20;
 
+/// The longest a synced group's leader waits for the previous group's writers to queue
+/// again (see "Gathering" above); the wait is also at most half the recent sync time.
+const MAX_GATHER: Duration = Duration::from_micros(200);
+
 /// Work that must run in leader context with no group (a memtable switch for `flush`).
 type Exclusive = Box<dyn FnOnce() -> Result<()> + Send>;
 
 /// One queued write. Its fields other than `result` are immutable once queued.
 struct Writer {
     batch: WriteBatch,
+    /// The writing thread (gathering waits for threads, not for particular writes).
+    thread: ThreadId,
     sync: bool,
     disable_wal: bool,
     /// Set for an exclusive writer: it forms a group of its own and runs this instead.
@@ -63,10 +82,24 @@ struct Writer {
     cv: Condvar,
 }
 
+/// The queue proper, under `WriteQueue::state`.
+#[derive(Default)]
+struct QueueState {
+    /// Queued writers, front = the current leader.
+    writers: VecDeque<Arc<Writer>>,
+    /// The threads of the last synced group that have not queued again (see "Gathering").
+    returning: Vec<ThreadId>,
+    /// A leader is waiting for `returning` to empty; the writer that empties it wakes it.
+    gathering: bool,
+    /// The last gather timed out: the next leader does not gather.
+    skip_gather: bool,
+}
+
 /// The writer queue and the WAL.
 pub(crate) struct WriteQueue {
-    /// Queued writers, front = the current leader. Guarded by this mutex.
-    state: Mutex<VecDeque<Arc<Writer>>>,
+    state: Mutex<QueueState>,
+    /// A recent WAL sync's duration in nanoseconds (an average), bounding the gather wait.
+    sync_nanos: std::sync::atomic::AtomicU64,
     /// The open WAL (None when read-only or closed). Locked by the leader while it appends,
     /// and by `flush_wal`/`sync_wal`.
     pub(crate) wal: Mutex<Option<LogWriter>>,
@@ -80,7 +113,8 @@ pub(crate) struct WriteQueue {
 impl WriteQueue {
     pub(crate) fn new(wal: Option<LogWriter>) -> Self {
         WriteQueue {
-            state: Mutex::new(VecDeque::new()),
+            state: Mutex::new(QueueState::default()),
+            sync_nanos: std::sync::atomic::AtomicU64::new(0),
             wal: Mutex::new(wal),
             closed_wals: Mutex::new(Vec::new()),
         }
@@ -146,6 +180,7 @@ impl DbInner {
         self.validate_batch(wo, &batch)?;
         let me = Arc::new(Writer {
             batch,
+            thread: std::thread::current().id(),
             sync: wo.sync,
             disable_wal: wo.disable_wal,
             exclusive: Mutex::new(None),
@@ -159,6 +194,7 @@ impl DbInner {
     pub(crate) fn run_exclusive(&self, work: Exclusive) -> Result<()> {
         let me = Arc::new(Writer {
             batch: WriteBatch::new(),
+            thread: std::thread::current().id(),
             sync: false,
             disable_wal: false,
             exclusive: Mutex::new(Some(work)),
@@ -169,22 +205,38 @@ impl DbInner {
     }
 
     fn enqueue(&self, me: Arc<Writer>) -> Result<()> {
-        let mut queue = self.write.state.lock();
-        queue.push_back(me.clone());
+        let mut state = self.write.state.lock();
+        state.writers.push_back(me.clone());
+        if state.gathering {
+            if let Some(i) = state.returning.iter().position(|t| *t == me.thread) {
+                state.returning.swap_remove(i);
+                if state.returning.is_empty() {
+                    if let Some(front) = state.writers.front() {
+                        front.cv.notify_one();
+                    }
+                }
+            }
+        }
         loop {
             if let Some(res) = me.result.lock().take() {
                 return res;
             }
-            if queue.front().is_some_and(|f| Arc::ptr_eq(f, &me)) {
+            if state.writers.front().is_some_and(|f| Arc::ptr_eq(f, &me)) {
                 break;
             }
-            me.cv.wait(&mut queue);
+            me.cv.wait(&mut state);
         }
-        // Leader: take the group while holding the queue lock, then release it for the I/O.
+        // Leader.
+        let exclusive = me.exclusive.lock().take();
+        if exclusive.is_none() && me.sync && !me.disable_wal {
+            self.gather(&mut state);
+        } else {
+            state.returning.clear();
+        }
+        // Take the group while holding the queue lock, then release it for the I/O.
         let mut group: Vec<Arc<Writer>> = Vec::new();
         let mut bytes = 0;
-        let exclusive = me.exclusive.lock().take();
-        for w in queue.iter() {
+        for w in state.writers.iter() {
             let stop = exclusive.is_some()
                 || w.exclusive.lock().is_some()
                 || w.disable_wal != me.disable_wal
@@ -195,26 +247,67 @@ impl DbInner {
             bytes += w.batch.size_in_bytes();
             group.push(w.clone());
         }
-        drop(queue);
+        drop(state);
+        let synced = exclusive.is_none() && !me.disable_wal && group.iter().any(|w| w.sync);
         let outcome = catch_unwind(AssertUnwindSafe(|| match exclusive {
             Some(work) => work(),
             None => self.write_group(&group),
         }))
         .unwrap_or_else(|_| Err(self.poison(Error::aborted("panic in the write path"))));
-        let mut queue = self.write.state.lock();
+        let mut state = self.write.state.lock();
         for w in &group {
-            let popped = queue.pop_front();
+            let popped = state.writers.pop_front();
             debug_assert!(popped.is_some_and(|p| Arc::ptr_eq(&p, w)));
             if !Arc::ptr_eq(w, &me) {
                 *w.result.lock() = Some(outcome.clone());
                 w.cv.notify_one();
             }
         }
-        if let Some(next) = queue.front() {
+        state.returning.clear();
+        if synced {
+            // A thread has one write at a time, so no thread is in a group twice.
+            state.returning.extend(group.iter().map(|w| w.thread));
+        }
+        if let Some(next) = state.writers.front() {
             next.cv.notify_one();
         }
-        drop(queue);
+        drop(state);
         outcome
+    }
+
+    /// A synced group's leader waits (briefly) for the threads of the previous synced group
+    /// to queue again, so that one sync carries them too (see "Gathering").
+    fn gather(&self, state: &mut parking_lot::MutexGuard<'_, QueueState>) {
+        if std::mem::take(&mut state.skip_gather) {
+            state.returning.clear();
+            return;
+        }
+        let st = &mut **state;
+        let queued = &st.writers;
+        st.returning
+            .retain(|t| !queued.iter().any(|w| w.thread == *t));
+        if state.returning.is_empty() {
+            return;
+        }
+        let sync = Duration::from_nanos(self.write.sync_nanos.load(Ordering::Relaxed));
+        let window = (sync / 2).min(MAX_GATHER);
+        if window.is_zero() {
+            state.returning.clear();
+            return;
+        }
+        let deadline = Instant::now() + window;
+        let Some(me) = state.writers.front().cloned() else {
+            return;
+        };
+        state.gathering = true;
+        while !state.returning.is_empty() {
+            if me.cv.wait_until(state, deadline).timed_out() {
+                state.skip_gather = !state.returning.is_empty();
+                break;
+            }
+        }
+        state.gathering = false;
+        state.returning.clear();
     }
 
     /// The leader's work for one group: WAL append (and sync), memtable inserts, publish.
@@ -253,7 +346,10 @@ impl DbInner {
             }
             let res = log.add_record_parts(&parts).and_then(|_| {
                 if need_sync {
-                    self.sync_closed_wals().and_then(|_| log.sync())
+                    let started = Instant::now();
+                    let res = self.sync_closed_wals().and_then(|_| log.sync());
+                    self.note_sync_time(started.elapsed());
+                    res
                 } else {
                     Ok(())
                 }
@@ -287,6 +383,19 @@ impl DbInner {
         }
         self.switch_full_memtables()?;
         self.charge_memtables(true)
+    }
+
+    /// Folds one WAL sync's duration into the recent average (weight 1/8).
+    fn note_sync_time(&self, took: Duration) {
+        let took = u64::try_from(took.as_nanos()).unwrap_or(u64::MAX);
+        let avg = &self.write.sync_nanos;
+        let old = avg.load(Ordering::Relaxed);
+        let new = if old == 0 {
+            took
+        } else {
+            old - old / 8 + took / 8
+        };
+        avg.store(new, Ordering::Relaxed);
     }
 
     /// Stalls the leader while a family has as many unflushed memtables as
