@@ -2,13 +2,15 @@
 //! Checkpoints: an openable copy of the DB in another directory, made while the DB stays
 //! open and writable (RocksDB's `Checkpoint::CreateCheckpoint`).
 //!
-//! Tables are immutable, so they are hard-linked (copied when linking fails, e.g. across
-//! file systems); the MANIFEST is copied up to its size at the moment the file set was
-//! frozen, the OPTIONS file is copied, and CURRENT is written fresh. WALs are copied too
-//! unless the memtables were flushed first (`log_size_for_flush == 0`, or the WALs are larger
-//! than it), in which case the checkpoint is self-contained in its tables. Everything is
-//! built in `<dir>.tmp` and renamed into place, so a crash never leaves a half checkpoint
-//! under the final name.
+//! Tables and OPTIONS files are immutable, so they are hard-linked (copied when linking
+//! fails, e.g. across file systems); the MANIFEST is copied up to its size at the moment the
+//! file set was frozen, and CURRENT is written fresh. The WALs that the frozen MANIFEST still
+//! needs are copied up to their size then; empty ones are left out (after the flush of
+//! `log_size_for_flush == 0`, or of WALs larger than it, the current WAL is usually empty and
+//! the checkpoint lives in its tables). IDENTITY is not copied: a checkpoint is another DB, and
+//! gets an identity of its own when first opened, as RocksDB's does. Everything is built in
+//! `<dir>.tmp`, synced (files, then the directory) and renamed into place, and the parent is
+//! synced, so a crash never leaves a half checkpoint under the final name.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -50,10 +52,17 @@ impl Db {
         let fs = inner.fs.clone();
         // Freeze the file set: the super versions keep every table named here alive (not
         // deleted) until the copy is done; the MANIFEST size is read under the same lock.
-        let (views, manifest_number, manifest_size) = {
+        let (views, manifest_number, manifest_size, oldest_wal_needed) = {
             let vs = inner.versions.lock();
             let views: Vec<_> = inner.cfs.read().iter().map(|c| c.super_version()).collect();
-            (views, vs.manifest_number, vs.manifest_file_size())
+            // Recovery from this MANIFEST replays no WAL below every family's log number.
+            let oldest = vs
+                .column_families
+                .values()
+                .map(|c| c.log_number)
+                .min()
+                .unwrap_or(0);
+            (views, vs.manifest_number, vs.manifest_file_size(), oldest)
         };
         inner.flush_wal(false)?;
         let wals = self.wal_files()?;
@@ -91,16 +100,18 @@ impl Db {
         )?;
         for n in fs.list_dir(&inner.path)? {
             if let Some(FileType::Options(_)) = filename::parse_file_name(&n) {
-                copy(&inner.path.join(&n), &tmp.join(&n), None)?;
+                let (src, dst) = (inner.path.join(&n), tmp.join(&n));
+                if fs.hard_link(&src, &dst).is_err() {
+                    copy(&src, &dst, None)?;
+                }
             }
         }
         for (number, size) in &wals {
+            if *size == 0 || *number < oldest_wal_needed {
+                continue;
+            }
             let name = filename::wal_file(Path::new(""), *number);
             copy(&inner.path.join(&name), &tmp.join(&name), Some(*size))?;
-        }
-        let identity = filename::identity_file(&inner.path);
-        if fs.exists(&identity) {
-            copy(&identity, &filename::identity_file(&tmp), None)?;
         }
         let mut current = fs.new_writable(&filename::current_file(&tmp))?;
         current.append(format!("{manifest}\n").as_bytes())?;
@@ -179,6 +190,54 @@ mod tests {
             copy.close().expect("close");
             db.delete(&wo, &db.default_cf(), b"after").expect("delete");
         }
+        db.close().expect("close");
+    }
+
+    #[test]
+    fn a_flushed_checkpoint_links_options_skips_empty_wals_and_gets_its_own_identity() {
+        use std::os::unix::fs::MetadataExt;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let src = dir.path().join("src").to_string_lossy().into_owned();
+        let opts = DbOptions {
+            create_if_missing: true,
+            ..Default::default()
+        };
+        let db = Db::open(&opts, ColumnFamilyOptions::default(), &src).expect("open");
+        db.put(&WriteOptions::default(), &db.default_cf(), b"k", b"v")
+            .expect("put");
+        let cp = dir.path().join("cp");
+        db.create_checkpoint(&cp.to_string_lossy(), 0)
+            .expect("checkpoint");
+        let names: Vec<String> = std::fs::read_dir(&cp)
+            .expect("read_dir")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        assert!(!names.iter().any(|n| n == "IDENTITY"), "{names:?}");
+        for n in &names {
+            let meta = std::fs::metadata(cp.join(n)).expect("stat");
+            if n.ends_with(".log") {
+                assert!(meta.len() > 0, "an empty WAL was copied: {n}");
+            }
+            if n.starts_with("OPTIONS-") {
+                let orig = std::fs::metadata(dir.path().join("src").join(n)).expect("stat");
+                assert_eq!(meta.ino(), orig.ino(), "OPTIONS is hard-linked");
+            }
+        }
+        let copy = Db::open(
+            &DbOptions::default(),
+            ColumnFamilyOptions::default(),
+            &cp.to_string_lossy(),
+        )
+        .expect("open checkpoint");
+        assert_eq!(
+            copy.get(&ReadOptions::default(), &copy.default_cf(), b"k")
+                .expect("get"),
+            Some(b"v".to_vec())
+        );
+        let (a, b) = (db.identity().expect("id"), copy.identity().expect("id"));
+        assert!(!b.is_empty());
+        assert_ne!(a, b, "the checkpoint is another DB");
+        copy.close().expect("close");
         db.close().expect("close");
     }
 }

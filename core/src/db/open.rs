@@ -84,6 +84,10 @@ pub(crate) fn open(
         return Err(Error::invalid_argument(format!(
             "{name}: exists (error_if_exists is true)"
         )));
+    } else if !read_only {
+        // A DB without IDENTITY (a checkpoint, or one that lost it) gets a new one, as
+        // RocksDB's open gives it.
+        ensure_identity(&fs, &path)?;
     }
     let mut vs = VersionSet::recover(fs.clone(), &path)?;
     vs.max_manifest_file_size = opts.max_manifest_file_size;
@@ -327,7 +331,7 @@ fn write_identity(fs: &Arc<dyn FileSystem>, path: &Path) -> Result<()> {
     fs.rename(&id_tmp, &filename::identity_file(path))
 }
 
-/// Writes an IDENTITY when the DB has none (repair of a directory that lost it).
+/// Writes an IDENTITY when the DB has none (a checkpoint, or a directory that lost it).
 pub(crate) fn ensure_identity(fs: &Arc<dyn FileSystem>, path: &Path) -> Result<()> {
     if fs.exists(&filename::identity_file(path)) {
         return Ok(());
