@@ -39,7 +39,7 @@
 
 use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::thread::ThreadId;
 use std::time::{Duration, Instant};
@@ -99,7 +99,7 @@ struct QueueState {
 pub(crate) struct WriteQueue {
     state: Mutex<QueueState>,
     /// A recent WAL sync's duration in nanoseconds (an average), bounding the gather wait.
-    sync_nanos: std::sync::atomic::AtomicU64,
+    sync_nanos: AtomicU64,
     /// The open WAL (None when read-only or closed). Locked by the leader while it appends,
     /// and by `flush_wal`/`sync_wal`.
     pub(crate) wal: Mutex<Option<LogWriter>>,
@@ -114,7 +114,7 @@ impl WriteQueue {
     pub(crate) fn new(wal: Option<LogWriter>) -> Self {
         WriteQueue {
             state: Mutex::new(QueueState::default()),
-            sync_nanos: std::sync::atomic::AtomicU64::new(0),
+            sync_nanos: AtomicU64::new(0),
             wal: Mutex::new(wal),
             closed_wals: Mutex::new(Vec::new()),
         }
@@ -229,9 +229,7 @@ impl DbInner {
         // Leader.
         let exclusive = me.exclusive.lock().take();
         if exclusive.is_none() && me.sync && !me.disable_wal {
-            self.gather(&mut state);
-        } else {
-            state.returning.clear();
+            self.gather(&mut state, &me);
         }
         // Take the group while holding the queue lock, then release it for the I/O.
         let mut group: Vec<Arc<Writer>> = Vec::new();
@@ -277,7 +275,7 @@ impl DbInner {
 
     /// A synced group's leader waits (briefly) for the threads of the previous synced group
     /// to queue again, so that one sync carries them too (see "Gathering").
-    fn gather(&self, state: &mut parking_lot::MutexGuard<'_, QueueState>) {
+    fn gather(&self, state: &mut parking_lot::MutexGuard<'_, QueueState>, me: &Writer) {
         if std::mem::take(&mut state.skip_gather) {
             state.returning.clear();
             return;
@@ -296,9 +294,6 @@ impl DbInner {
             return;
         }
         let deadline = Instant::now() + window;
-        let Some(me) = state.writers.front().cloned() else {
-            return;
-        };
         state.gathering = true;
         while !state.returning.is_empty() {
             if me.cv.wait_until(state, deadline).timed_out() {
