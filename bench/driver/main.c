@@ -135,6 +135,9 @@ static int run_spec(const struct config *base, const char *spec) {
     snprintf(dir, sizeof dir, "%s/%s", c.db_root, sub);
     if (w->fresh) remove_tree(dir);
     mkdirs(dir);
+    /* Every run starts on a settled disk: no dirty pages of an earlier run, whichever engine
+     * wrote them, are written back during this one. */
+    sync();
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();

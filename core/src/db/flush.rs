@@ -34,6 +34,9 @@ use crate::version::edit::{FileMetaData, VersionEdit};
 use crate::version::set::VersionSet;
 use crate::wal::writer::LogWriter;
 
+/// The WAL's writeback interval where `wal_bytes_per_sync` is 0 (see `wal_writeback_bytes`).
+const WAL_WRITEBACK_DEFAULT: u64 = 1 << 20;
+
 /// How often a manual flush that waits looks again without a finished job to wake it.
 const FLUSH_WAIT_RECHECK: Duration = Duration::from_millis(50);
 
@@ -144,7 +147,20 @@ impl DbInner {
         self.fs.sync_dir(&self.path)?;
         let mut log = LogWriter::new(file, number, false);
         log.set_buffered(self.options.manual_wal_flush);
+        log.set_writeback_every(self.wal_writeback_bytes());
         Ok(log)
+    }
+
+    /// How often a WAL starts its writeback: `wal_bytes_per_sync`, or
+    /// [`WAL_WRITEBACK_DEFAULT`] where that is 0. RocksDB's 0 means never, and its WALs
+    /// then go unsynced to a memtable switch; solistore syncs the old WAL there (see
+    /// `switch_memtable`), and that sync, holding up every writer, must not meet hundreds
+    /// of megabytes of dirty pages (docs/design/differences-from-rocksdb.md).
+    pub(crate) fn wal_writeback_bytes(&self) -> u64 {
+        match self.options.wal_bytes_per_sync {
+            0 => WAL_WRITEBACK_DEFAULT,
+            n => n,
+        }
     }
 
     /// Moves `sv`'s active memtable to the end of `cfd`'s immutable list (WALs below

@@ -289,6 +289,7 @@ fn start_writable(inner: &Arc<DbInner>, last_seq: u64) -> Result<()> {
         false,
     );
     log.set_buffered(inner.options.manual_wal_flush);
+    log.set_writeback_every(inner.wal_writeback_bytes());
     *inner.write.wal.lock() = Some(log);
     inner
         .wal_number

@@ -4,7 +4,7 @@
 //! each other; plus a process-wide table of held paths, because fcntl locks do not exclude
 //! a second open from the same process.
 //!
-//! This is the one module of `core` with `unsafe` code (see UNSAFE.md): three libc calls.
+//! One of the two modules of `core` with `unsafe` code (see UNSAFE.md): three libc calls.
 #![expect(
     unsafe_code,
     reason = "fcntl record locks and the thread id are only available from libc"

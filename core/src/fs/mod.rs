@@ -46,11 +46,13 @@ pub trait WritableFile: Send {
     fn sync(&mut self) -> Result<()>;
     /// Bytes appended so far, including what the file held when it was opened.
     fn size(&self) -> u64;
-    /// Starts writing back what was appended so far (`bytes_per_sync`), so that the final
-    /// sync of a large file does not meet a mountain of dirty pages. The default syncs; a
-    /// file system may start the writeback without waiting for it (`sync_file_range`).
+    /// Starts writing back what was appended so far (`bytes_per_sync`, and the WAL's
+    /// writeback), so that the final sync of a large file does not meet a mountain of dirty
+    /// pages. A hint only: it promises no durability, so the default does nothing (which is
+    /// also what the crash models assume of it); the real file system starts the writeback
+    /// without waiting for it (`sync_file_range(SYNC_FILE_RANGE_WRITE)`).
     fn start_writeback(&mut self) -> Result<()> {
-        self.sync()
+        Ok(())
     }
     /// Hands bytes a wrapper holds back to the file system. The file systems' own files
     /// hold nothing back, so the default does nothing; the buffered table file of flush and

@@ -13,6 +13,8 @@ struct State {
     bytes: Vec<u8>,
     appends: usize,
     syncs: usize,
+    /// File sizes at each `start_writeback`.
+    writebacks: Vec<u64>,
     fail_appends: bool,
 }
 
@@ -29,6 +31,9 @@ impl MemFile {
     }
     pub(crate) fn syncs(&self) -> usize {
         self.0.lock().syncs
+    }
+    pub(crate) fn writebacks(&self) -> Vec<u64> {
+        self.0.lock().writebacks.clone()
     }
     pub(crate) fn fail_appends(&self, on: bool) {
         self.0.lock().fail_appends = on;
@@ -51,5 +56,11 @@ impl WritableFile for MemFile {
     }
     fn size(&self) -> u64 {
         self.0.lock().bytes.len() as u64
+    }
+    fn start_writeback(&mut self) -> Result<()> {
+        let mut s = self.0.lock();
+        let size = s.bytes.len() as u64;
+        s.writebacks.push(size);
+        Ok(())
     }
 }
