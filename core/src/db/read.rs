@@ -323,8 +323,8 @@ impl DbInner {
                     continue;
                 }
                 let level = usize::from(!sv.version.files(0).iter().any(|g| Arc::ptr_eq(g, f)));
-                let table = self.table_cache.get(f, level, &cfd.options)?;
-                if !table_get(&table, key, target.as_slice(), ro.fill_cache, &mut visit)? {
+                let table = self.table_cache.table_for(f, level, &cfd.options)?;
+                if !table_get(table, key, target.as_slice(), ro.fill_cache, &mut visit)? {
                     break;
                 }
             }

@@ -173,6 +173,24 @@ impl TableCache {
         Ok(self.tables.lock().entry(f.number).or_insert(table).clone())
     }
 
+    /// `f`'s table for a point lookup: the reader its metadata keeps, opened (through
+    /// [`get`](Self::get)) and kept there on first use. The borrow lives as long as the
+    /// metadata, which the caller's version holds.
+    ///
+    /// # Errors
+    /// As `get`.
+    pub(crate) fn table_for<'f>(
+        &self,
+        f: &'f FileMetaData,
+        level: usize,
+        options: &impl TableOpenOptions,
+    ) -> Result<&'f Table> {
+        if let Some(t) = f.reader.get() {
+            return Ok(t);
+        }
+        Ok(f.reader.keep(self.get(f, level, options)?))
+    }
+
     /// Tables opened so far.
     pub(crate) fn opens(&self) -> u64 {
         self.opens.load(std::sync::atomic::Ordering::Relaxed)
@@ -196,4 +214,41 @@ pub(crate) fn table_get(
     f: &mut dyn FnMut(SequenceNumber, ValueType, &[u8]) -> bool,
 ) -> Result<bool> {
     table.point_lookup(user_key, target, fill_cache, f)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::db::Db;
+    use crate::options::{ColumnFamilyOptions, DbOptions, ReadOptions, WriteOptions};
+
+    #[test]
+    fn a_get_keeps_the_table_with_its_metadata_and_opens_it_once() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().to_string_lossy().into_owned();
+        let opts = DbOptions {
+            create_if_missing: true,
+            ..Default::default()
+        };
+        let db = Db::open(&opts, ColumnFamilyOptions::default(), &path).expect("open");
+        let (wo, ro, cf) = (
+            WriteOptions::default(),
+            ReadOptions::default(),
+            db.default_cf(),
+        );
+        db.put(&wo, &cf, b"k", b"v").expect("put");
+        db.flush(&cf, true).expect("flush");
+        let files = || cf.cfd.super_version().version.files(0).to_vec();
+        assert_eq!(files().len(), 1);
+        assert!(files()[0].reader.get().is_none(), "no lookup opened it yet");
+        let opens = db.table_opens();
+        for _ in 0..3 {
+            assert_eq!(db.get(&ro, &cf, b"k").expect("get"), Some(b"v".to_vec()));
+            assert_eq!(db.get(&ro, &cf, b"absent").expect("get"), None);
+        }
+        assert!(
+            files()[0].reader.get().is_some(),
+            "the lookup kept its table"
+        );
+        assert_eq!(db.table_opens(), opens + 1, "six gets, one open");
+    }
 }

@@ -47,6 +47,8 @@
 //! id (1 byte). An unknown custom tag with bit 0x40 set makes the record undecodable; any
 //! other unknown custom tag is skipped.
 
+use std::sync::Arc;
+
 use crate::error::{Error, Result};
 use crate::key::{parse_internal_key, MAX_SEQUENCE_NUMBER};
 use crate::util::coding::{put_fixed64, put_length_prefixed, put_varint32, put_varint64, Decoder};
@@ -113,6 +115,40 @@ const MAX_KNOWN_TEMPERATURE: u8 = 0x0C;
 /// The checksum function name RocksDB records when no checksum factory is configured.
 pub const UNKNOWN_FILE_CHECKSUM_FUNC_NAME: &str = "Unknown";
 
+/// The open reader of one table file, kept with its metadata once a point lookup opened it
+/// (RocksDB's `FileDescriptor::table_reader`): a get then reaches the table through the
+/// version it holds anyway, without the table cache's lock, map probe and reference count.
+/// Not part of what the MANIFEST says of the file: clones share it, equality ignores it.
+#[derive(Clone, Default)]
+pub struct TableSlot(std::sync::OnceLock<Arc<crate::sst::reader::Table>>);
+
+impl TableSlot {
+    pub(crate) fn get(&self) -> Option<&crate::sst::reader::Table> {
+        self.0.get().map(|t| &**t)
+    }
+
+    /// Keeps `table` (or the one another thread kept first) and returns it.
+    pub(crate) fn keep(&self, table: Arc<crate::sst::reader::Table>) -> &crate::sst::reader::Table {
+        self.0.get_or_init(|| table)
+    }
+}
+
+impl std::fmt::Debug for TableSlot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.get().is_some() {
+            "open"
+        } else {
+            "closed"
+        })
+    }
+}
+
+impl PartialEq for TableSlot {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
 /// One SST file as the MANIFEST describes it (`FileMetaData` + `FileDescriptor`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct FileMetaData {
@@ -146,6 +182,8 @@ pub struct FileMetaData {
     /// RocksDB 8+'s L0 ordering number; 0 = unknown. Written (custom tag 13) only when
     /// non-zero.
     pub epoch_number: u64,
+    /// The table's reader once a lookup opened it (never encoded).
+    pub reader: TableSlot,
 }
 
 impl Default for FileMetaData {
@@ -167,6 +205,7 @@ impl Default for FileMetaData {
             temperature: 0,
             unique_id: None,
             epoch_number: 0,
+            reader: TableSlot::default(),
         }
     }
 }

@@ -423,6 +423,7 @@ fn arb_file() -> impl Strategy<Value = FileMetaData> {
             temperature: d.0,
             unique_id: None,
             epoch_number: d.1,
+            reader: Default::default(),
         })
 }
 
