@@ -20,6 +20,7 @@ void config_defaults(struct config *c) {
     c->compression = COMPRESSION_SNAPPY;
     snprintf(c->compression_name, sizeof c->compression_name, "snappy");
     c->bloom_bits = 10;
+    c->data_block_hash = -1;
     c->cache_mb = 512;
     c->write_buffer_mb = 64;
     c->multiget = 32;
@@ -62,6 +63,7 @@ static const struct flag FLAGS[] = {
     F("value_size", K_INT, value_size),
     F("threads", K_INT, threads),
     F("bloom_bits", K_INT, bloom_bits),
+    F("data_block_hash", K_INT, data_block_hash),
     F("cache_mb", K_LONG, cache_mb),
     F("write_buffer_mb", K_LONG, write_buffer_mb),
     F("max_write_buffer_number", K_INT, max_write_buffer_number),

@@ -57,7 +57,7 @@ static rocksdb_options_t *make_options(struct db *d, const struct db_options *o)
         E.options_set_max_background_compactions(opt, 2);
         E.options_set_min_write_buffer_number_to_merge(opt, 1);
     }
-    if (o->cache_bytes > 0 || o->bloom_bits > 0 || o->kahuna_tables) {
+    if (o->cache_bytes > 0 || o->bloom_bits > 0 || o->kahuna_tables || o->data_block_hash >= 0) {
         if (d->table == NULL) {
             d->table = E.block_based_options_create();
             if (o->cache_bytes > 0) {
@@ -67,6 +67,8 @@ static rocksdb_options_t *make_options(struct db *d, const struct db_options *o)
             if (o->bloom_bits > 0)
                 E.block_based_options_set_filter_policy(d->table,
                                                         E.filterpolicy_create_bloom_full(o->bloom_bits));
+            if (o->data_block_hash >= 0)
+                E.block_based_options_set_data_block_index_type(d->table, o->data_block_hash);
             if (o->kahuna_tables) {
                 E.block_based_options_set_cache_index_and_filter_blocks(d->table, 1);
                 E.block_based_options_set_pin_l0_filter_and_index_blocks_in_cache(d->table, 1);

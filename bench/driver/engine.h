@@ -50,6 +50,8 @@ typedef struct rocksdb_checkpoint_t rocksdb_checkpoint_t;
       (rocksdb_block_based_table_options_t *, rocksdb_cache_t *))                                  \
     X(void, block_based_options_set_filter_policy,                                                 \
       (rocksdb_block_based_table_options_t *, rocksdb_filterpolicy_t *))                           \
+    X(void, block_based_options_set_data_block_index_type,                                         \
+      (rocksdb_block_based_table_options_t *, int))                                                \
     X(void, block_based_options_set_cache_index_and_filter_blocks,                                 \
       (rocksdb_block_based_table_options_t *, unsigned char))                                      \
     X(void, block_based_options_set_pin_l0_filter_and_index_blocks_in_cache,                       \
@@ -144,6 +146,7 @@ void engine_check(char *err, const char *what);
 struct db_options {
     int compression;       /* COMPRESSION_*, or -1 for the engine's default */
     int bloom_bits;        /* 0: no filter */
+    int data_block_hash;   /* -1: the engine's default; 0: binary search; 1: binary and hash */
     size_t cache_bytes;    /* 0: no block cache configured (the engine's default applies) */
     size_t write_buffer;   /* 0: engine default */
     int max_write_buffers; /* 0: engine default */

@@ -90,6 +90,7 @@ static void kahuna_open(struct kahuna *s, const struct config *c, const char *di
     s->msg = (size_t)value + META_BYTES;
     struct db_options o;
     memset(&o, 0, sizeof o);
+    o.data_block_hash = c->data_block_hash;
     o.compression = -1;
     o.bloom_bits = 10;
     o.cache_bytes = 256u << 20;

@@ -205,6 +205,7 @@ static void wal_run(const struct config *c, struct report *r, const char *dir, e
     s.writers = c->writers < 1 ? 1 : c->writers;
     struct db_options o;
     memset(&o, 0, sizeof o);
+    o.data_block_hash = c->data_block_hash;
     o.compression = -1;
     o.kommander = 1;
     o.direct_reads = c->direct_reads;

@@ -141,6 +141,7 @@ void dbbench_options(const struct config *c, struct db_options *o) {
     memset(o, 0, sizeof *o);
     o->compression = c->compression;
     o->bloom_bits = c->bloom_bits;
+    o->data_block_hash = c->data_block_hash;
     o->cache_bytes = (size_t)c->cache_mb << 20;
     o->write_buffer = (size_t)c->write_buffer_mb << 20;
     o->max_write_buffers = c->max_write_buffer_number;

@@ -29,6 +29,7 @@ struct config {
     int compression;   /* COMPRESSION_* */
     char compression_name[16];
     int bloom_bits;
+    int data_block_hash; /* -1: engine default; 0/1: rocksdb_block_based_options_set_data_block_index_type */
     long cache_mb;
     long write_buffer_mb;
     int max_write_buffer_number; /* 0: the engine's default (2) */

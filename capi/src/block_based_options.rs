@@ -80,7 +80,10 @@ impl Default for BlockBasedTableOptions {
             whole_key_filtering: true,
             format_version: 5,
             index_type: 0,
-            data_block_index_type: 0,
+            // solistore's default, not RocksDB's (binary search only): point lookups in
+            // hash-indexed blocks scan one restart run (docs/design/differences-from-rocksdb.md).
+            data_block_index_type:
+                crate::constants::rocksdb_block_based_table_data_block_index_type_binary_search_and_hash,
             data_block_hash_ratio: 0.75,
             index_block_search_type: 0,
             cache_index_and_filter_blocks: false,
@@ -446,8 +449,10 @@ pub unsafe extern "C" fn rocksdb_block_based_options_set_index_type(
     }
 }
 
-/// Data block index (`rocksdb_block_based_table_data_block_index_type_*`).
-/// solistore: stores value only
+/// Data block index (`rocksdb_block_based_table_data_block_index_type_*`): with
+/// `..._binary_search_and_hash`, new tables' data blocks carry a hash index that point
+/// lookups use (under a bytewise comparator; other comparators get binary search only, as in
+/// RocksDB). This is solistore's default; RocksDB's is `..._binary_search`.
 ///
 /// # Safety
 /// `block_based_table_options` must be NULL (the call is then ignored) or a live `rocksdb_block_based_table_options_t`.
@@ -466,8 +471,7 @@ pub unsafe extern "C" fn rocksdb_block_based_options_set_data_block_index_type(
     }
 }
 
-/// Fill ratio of the data block hash index.
-/// solistore: stores value only
+/// Fill ratio of the data block hash index (keys per bucket, 0.75 by default).
 ///
 /// # Safety
 /// `options` must be NULL (the call is then ignored) or a live `rocksdb_block_based_table_options_t`.

@@ -786,8 +786,10 @@ void rocksdb_block_based_options_set_index_type(rocksdb_block_based_table_option
                                                 int v);
 
 /*
- Data block index (`rocksdb_block_based_table_data_block_index_type_*`).
- solistore: stores value only
+ Data block index (`rocksdb_block_based_table_data_block_index_type_*`): with
+ `..._binary_search_and_hash`, new tables' data blocks carry a hash index that point
+ lookups use (under a bytewise comparator; other comparators get binary search only, as in
+ RocksDB). This is solistore's default; RocksDB's is `..._binary_search`.
 
  # Safety
  `block_based_table_options` must be NULL (the call is then ignored) or a live `rocksdb_block_based_table_options_t`.
@@ -796,8 +798,7 @@ void rocksdb_block_based_options_set_data_block_index_type(rocksdb_block_based_t
                                                            int v);
 
 /*
- Fill ratio of the data block hash index.
- solistore: stores value only
+ Fill ratio of the data block hash index (keys per bucket, 0.75 by default).
 
  # Safety
  `options` must be NULL (the call is then ignored) or a live `rocksdb_block_based_table_options_t`.

@@ -692,6 +692,55 @@ fn bloom_filter_policy_writes_a_full_filter() {
     assert!(!with_filter(false));
 }
 
+/// `set_data_block_index_type` and `set_data_block_hash_ratio` reach the data blocks: a table
+/// of one key "a" starts with its 13-byte entry and the 4-byte restart array, then either the
+/// footer (`num_restarts` 1) or the hash index (one bucket naming run 0, the others empty, the
+/// bucket count) and the footer with bit 31 set. solistore's default is the hash index.
+#[test]
+fn data_block_index_type_and_hash_ratio_shape_the_data_blocks() {
+    let first_block_tail = |index_type: Option<c_int>| {
+        let o = uncompressed();
+        // SAFETY: live handles; the table options are copied into `o` and destroyed.
+        unsafe {
+            let t = rocksdb_block_based_options_create();
+            if let Some(v) = index_type {
+                rocksdb_block_based_options_set_data_block_index_type(t, v);
+                rocksdb_block_based_options_set_data_block_hash_ratio(t, 0.5);
+            }
+            rocksdb_options_set_block_based_table_factory(o, t);
+            rocksdb_block_based_options_destroy(t);
+        }
+        let db = TestDb::open(o);
+        db.put("a", "1");
+        db.flush();
+        assert_eq!(db.get("a").as_deref(), Some("1"));
+        assert_eq!(db.get("b"), None);
+        let tables = db.sst_bytes();
+        assert_eq!(tables.len(), 1);
+        tables[0][13..24].to_vec()
+    };
+    let binary = first_block_tail(Some(0));
+    assert_eq!(&binary[..8], &[0, 0, 0, 0, 1, 0, 0, 0]);
+    let hashed = first_block_tail(Some(1));
+    assert_eq!(&hashed[..4], &[0, 0, 0, 0], "restart array");
+    // Ratio 0.5: 1 key / 0.5 = 2 buckets, made odd: 3.
+    let buckets = &hashed[4..7];
+    assert_eq!(
+        buckets.iter().filter(|&&b| b == 0).count(),
+        1,
+        "{buckets:?}"
+    );
+    assert_eq!(
+        buckets.iter().filter(|&&b| b == 255).count(),
+        2,
+        "{buckets:?}"
+    );
+    assert_eq!(&hashed[7..11], &[3, 0, 1, 0]);
+    let by_default = first_block_tail(None);
+    // Ratio 0.75: 1 bucket, naming run 0.
+    assert_eq!(&by_default[..11], &[0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0x80]);
+}
+
 #[test]
 fn unsupported_compression_fails_open_as_in_rocksdb() {
     let o = test_options(true);

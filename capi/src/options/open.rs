@@ -96,6 +96,9 @@ impl rocksdb_options_t {
         }
         if let TableFactory::BlockBased(t) = &s.table_factory {
             cf.block_size = t.block_size;
+            cf.data_block_hash_ratio = (t.data_block_index_type
+                == crate::constants::rocksdb_block_based_table_data_block_index_type_binary_search_and_hash)
+                .then_some(t.data_block_hash_ratio);
             cf.cache_index_and_filter_blocks = t.cache_index_and_filter_blocks;
             cf.pin_l0_filter_and_index_blocks_in_cache = t.pin_l0_filter_and_index_blocks_in_cache;
             cf.bloom_bits_per_key = t

@@ -19,7 +19,9 @@
 //! ```
 
 use crate::error::{Error, Result};
-use crate::options::{ColumnFamilyOptions, DbOptions, WalRecoveryMode};
+use crate::options::{
+    ColumnFamilyOptions, DbOptions, WalRecoveryMode, DEFAULT_DATA_BLOCK_HASH_RATIO,
+};
 
 /// The RocksDB release whose option names we write.
 pub const ROCKSDB_VERSION: &str = "7.8.3";
@@ -45,7 +47,6 @@ const BLOCK_BASED_TABLE_OPTIONS: &[(&str, &str)] = &[
     ("metadata_block_size", "4096"),
     ("checksum", "kXXH3"),
     ("index_type", "kBinarySearch"),
-    ("data_block_index_type", "kDataBlockBinarySearch"),
     ("index_shortening", "kShortenSeparators"),
     ("filter_policy", "nullptr"),
     ("whole_key_filtering", "true"),
@@ -336,6 +337,12 @@ pub fn render_options_file(db: &DbOptions, cfs: &[(&str, &ColumnFamilyOptions)])
         for (k, v) in BLOCK_BASED_TABLE_OPTIONS {
             out.push_str(&format!("  {k}={v}\n"));
         }
+        let (index_type, ratio) = match cf.data_block_hash_ratio {
+            Some(r) => ("kDataBlockBinaryAndHash", r),
+            None => ("kDataBlockBinarySearch", DEFAULT_DATA_BLOCK_HASH_RATIO),
+        };
+        out.push_str(&format!("  data_block_index_type={index_type}\n"));
+        out.push_str(&format!("  data_block_hash_table_util_ratio={ratio:.6}\n"));
     }
     out
 }

@@ -49,6 +49,10 @@ pub struct TableBuilderOptions {
     pub block_size_deviation: usize,
     pub block_restart_interval: usize,
     pub index_block_restart_interval: usize,
+    /// Data blocks get a hash index with this utilisation ratio (see
+    /// [`super::block::BlockBuilder::with_hash_index`]); honoured only under a bytewise
+    /// comparator.
+    pub data_block_hash_ratio: Option<f64>,
     /// 2..=5 are readable by RocksDB 7.8.3; 6 adds context checksums (RocksDB >= 8.6).
     pub format_version: u32,
     pub checksum: ChecksumType,
@@ -85,6 +89,7 @@ impl Default for TableBuilderOptions {
             block_size_deviation: 10,
             block_restart_interval: 16,
             index_block_restart_interval: 1,
+            data_block_hash_ratio: None,
             format_version: 5,
             checksum: ChecksumType::Xxh3,
             compression: CompressionType::Snappy,
@@ -274,7 +279,12 @@ impl TableBuilder {
             0
         };
         Ok(TableBuilder {
-            data_block: BlockBuilder::new(opts.block_restart_interval),
+            data_block: match opts.data_block_hash_ratio {
+                Some(ratio) if opts.comparator.is_bytewise() => {
+                    BlockBuilder::new(opts.block_restart_interval).with_hash_index(ratio)
+                }
+                _ => BlockBuilder::new(opts.block_restart_interval),
+            },
             deviation_limit,
             index_with_seq,
             index_user_keys,

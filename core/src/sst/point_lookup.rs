@@ -9,7 +9,8 @@
 //!    first data block whose separator is `>=` the lookup key;
 //! 3. that data block is taken from the block cache *borrowed* (the cache handle pins it
 //!    while it is searched; no reference count is taken on the block) or read from the file;
-//! 4. the block is searched the same way, and its entries of the user key are handed to the
+//! 4. the block is searched the same way, or from the restart run its data-block hash index
+//!    names (`BlockCursor::seek_for_get`), and its entries of the user key are handed to the
 //!    caller newest first, moving on to the next data block while the key's entries go on.
 //!
 //! Both cursors live on the stack and rebuild keys in inline buffers
@@ -68,7 +69,7 @@ impl Table {
                 self.with_data_block(idx.handle, fill_cache, |block| -> Result<Step> {
                     data.reset(block);
                     if first_block {
-                        data.seek(block, data_layout, target);
+                        data.seek_for_get(block, data_layout, target);
                     } else {
                         data.seek_to_first(block, data_layout);
                     }

@@ -6,13 +6,98 @@
 //! block   := entry* restart:fixed32[num_restarts] footer:fixed32
 //! entry   := shared:varint32 non_shared:varint32 value_len:varint32 key_delta value
 //!          | shared:varint32 non_shared:varint32 key_delta value   (index, value_delta mode)
-//! footer  := num_restarts | index_type << 31      (index_type is 0: no data-block hash index)
+//! footer  := num_restarts | index_type << 31
 //! ```
 //!
 //! Every `restart_interval`-th entry is a restart point: it stores its whole key (`shared` 0)
 //! and its offset is listed in the restart array.
+//!
+//! A data block may carry a hash index (`index_type` 1, `kDataBlockBinaryAndHash`) between
+//! its restart array and its footer: `bucket:u8[n] n:fixed16`, where the bucket of a user key
+//! (`hash32(user_key, 397) % n`) holds the restart run of that key's entries, 255 when no key
+//! falls there and 254 when keys of different runs do (`data_block_hash_index.cc`;
+//! docs/format/sst.md). A point lookup then scans one run instead of binary-searching the
+//! restarts. Blocks of over 253 restart runs or 64 KiB get none.
 
+use crate::sst::filter::hash::hash32;
 use crate::util::coding::{put_fixed32, put_varint32, varint_length};
+
+/// `hash32` seed of the data-block hash index (`GetSliceHash`).
+pub(crate) const HASH_INDEX_SEED: u32 = 397;
+/// The bucket hash of a user key, before `% num_buckets`.
+pub(crate) fn hash_index_hash(user_key: &[u8]) -> u32 {
+    hash32(user_key, HASH_INDEX_SEED)
+}
+
+/// Bucket value: no key hashes here.
+pub(crate) const HASH_NO_ENTRY: u8 = 255;
+/// Bucket value: keys of different restart runs hash here.
+pub(crate) const HASH_COLLISION: u8 = 254;
+/// The largest restart index a bucket can name.
+const HASH_MAX_RESTART: usize = 253;
+/// Blocks larger than this get no hash index (their footer has no room for the type bit).
+const HASH_MAX_BLOCK_SIZE: usize = 1 << 16;
+
+/// The hash index of the data block being built.
+#[derive(Debug, Clone)]
+struct HashIndexBuilder {
+    /// `1 / util_ratio`, added up per key as RocksDB does (so the bucket count is its own).
+    buckets_per_key: f64,
+    estimated_buckets: f64,
+    /// (hash of the user key, restart index) per entry.
+    pairs: Vec<(u32, u8)>,
+    /// False once a restart index went past what a bucket can name.
+    valid: bool,
+}
+
+impl HashIndexBuilder {
+    fn num_buckets(&self) -> u16 {
+        // RocksDB's float-to-uint16 conversion; then at least 1, and odd.
+        let n = self.estimated_buckets as u16;
+        n.max(1) | 1
+    }
+
+    fn estimate_size(&self) -> usize {
+        2 + usize::from((self.estimated_buckets as u16) | 1)
+    }
+
+    fn add(&mut self, user_key: &[u8], restart: usize) {
+        if !self.valid {
+            return;
+        }
+        let Ok(r) = u8::try_from(restart) else {
+            self.valid = false;
+            return;
+        };
+        if restart > HASH_MAX_RESTART {
+            self.valid = false;
+            return;
+        }
+        self.pairs.push((hash_index_hash(user_key), r));
+        self.estimated_buckets += self.buckets_per_key;
+    }
+
+    fn finish_into(&self, out: &mut Vec<u8>) {
+        let n = self.num_buckets();
+        let start = out.len();
+        out.resize(start + usize::from(n), HASH_NO_ENTRY);
+        for &(h, r) in &self.pairs {
+            let b = &mut out[start + (h % u32::from(n)) as usize];
+            if *b == HASH_NO_ENTRY {
+                *b = r;
+            } else if *b != r {
+                *b = HASH_COLLISION;
+            }
+        }
+        out.extend_from_slice(&n.to_le_bytes());
+    }
+
+    fn reset(&mut self) {
+        self.estimated_buckets = 0.0;
+        self.pairs.clear();
+        self.valid = true;
+    }
+}
 
 /// Accumulates sorted entries into one block.
 #[derive(Debug, Clone)]
@@ -25,6 +110,8 @@ pub struct BlockBuilder {
     /// Index blocks with format_version >= 4: no value_len field, and values of non-restart
     /// entries are given as deltas by the caller.
     value_delta: bool,
+    /// Data blocks with a hash index: keys are internal keys, hashed by their user key.
+    hash: Option<HashIndexBuilder>,
 }
 
 fn to_u32(n: usize) -> u32 {
@@ -41,7 +128,27 @@ impl BlockBuilder {
             restart_interval: restart_interval.max(1),
             last_key: Vec::new(),
             value_delta: false,
+            hash: None,
         }
+    }
+
+    /// A data block builder that also writes a hash index, `util_ratio` keys per bucket
+    /// (RocksDB's `data_block_hash_table_util_ratio`, 0.75 by default); entries must then be
+    /// internal keys. A ratio that is not positive and finite is read as 0.75.
+    #[must_use]
+    pub fn with_hash_index(mut self, util_ratio: f64) -> Self {
+        let ratio = if util_ratio.is_finite() && util_ratio > 0.0 {
+            util_ratio
+        } else {
+            0.75
+        };
+        self.hash = Some(HashIndexBuilder {
+            buckets_per_key: 1.0 / ratio,
+            estimated_buckets: 0.0,
+            pairs: Vec::new(),
+            valid: true,
+        });
+        self
     }
 
     /// A builder for index blocks whose values are delta encoded (format_version >= 4).
@@ -58,7 +165,12 @@ impl BlockBuilder {
 
     /// Bytes `finish` would return now.
     pub fn current_size_estimate(&self) -> usize {
-        self.buf.len() + 4 * self.restarts.len() + 4
+        let hash = self
+            .hash
+            .as_ref()
+            .filter(|h| h.valid)
+            .map_or(0, HashIndexBuilder::estimate_size);
+        self.buf.len() + 4 * self.restarts.len() + 4 + hash
     }
 
     /// The estimate after adding `key`/`value` (`BlockBuilder::EstimateSizeAfterKV`).
@@ -118,6 +230,10 @@ impl BlockBuilder {
         self.last_key.clear();
         self.last_key.extend_from_slice(key);
         self.counter += 1;
+        if let Some(h) = &mut self.hash {
+            let user_key = &key[..key.len().saturating_sub(8)];
+            h.add(user_key, self.restarts.len() - 1);
+        }
     }
 
     /// Appends the restart array and footer, returns the block and resets the builder.
@@ -130,12 +246,24 @@ impl BlockBuilder {
     /// Like [`finish`](Self::finish), into `out` (cleared first); the builder keeps `out`'s
     /// old allocation for the next block, so two buffers serve a whole table.
     pub fn finish_into(&mut self, out: &mut Vec<u8>) {
+        let with_hash = self
+            .hash
+            .as_ref()
+            .is_some_and(|h| h.valid && self.current_size_estimate() <= HASH_MAX_BLOCK_SIZE);
         out.clear();
         std::mem::swap(out, &mut self.buf);
         for &r in &self.restarts {
             put_fixed32(out, r);
         }
-        put_fixed32(out, to_u32(self.restarts.len()));
+        let mut footer = to_u32(self.restarts.len());
+        if let Some(h) = &mut self.hash {
+            if with_hash {
+                h.finish_into(out);
+                footer |= 1 << 31;
+            }
+            h.reset();
+        }
+        put_fixed32(out, footer);
         self.restarts.clear();
         self.restarts.push(0);
         self.counter = 0;

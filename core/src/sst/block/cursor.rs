@@ -365,6 +365,28 @@ impl BlockCursor {
         }
     }
 
+    /// A data-block seek for a point lookup of `target`'s user key: it starts at the restart
+    /// run the block's hash index names ([`Block::hash_restart`]) instead of binary-searching
+    /// the restarts, and otherwise seeks. Where the key is in the block, all its entries are
+    /// in that run, every key before the run is smaller, and the result is `seek`'s; where
+    /// it is not, the cursor ends at a larger key of another user key or past the end, which
+    /// a point lookup reads as "not here" either way.
+    pub(crate) fn seek_for_get(&mut self, block: &Block, layout: Layout<'_>, target: &[u8]) {
+        let hashed = match layout.order {
+            KeyOrder::Internal(icmp) if icmp.is_bytewise() && layout.index.is_none() => {
+                block.hash_restart(user_key(target))
+            }
+            _ => None,
+        };
+        match hashed {
+            Some(run) => {
+                self.seek_to_restart(block, run);
+                self.scan_data_to(block, layout, target);
+            }
+            None => self.seek(block, layout, target),
+        }
+    }
+
     /// The forward scan of a data-block seek, from the restart point in `self.next`: it
     /// rebuilds each key and compares it, and records the position only for the entry it
     /// stops at (what `parse_next` + compare would do, with less bookkeeping per entry).
@@ -441,5 +463,96 @@ impl BlockCursor {
         }
         self.seek_to_restart(block, self.restart_index);
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+    use std::sync::Arc;
+
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::key::{
+        append_internal_key, pack_seq_and_type, BytewiseComparator, InternalKeyComparator,
+        ValueType, VALUE_TYPE_FOR_SEEK,
+    };
+    use crate::sst::block::BlockBuilder;
+
+    fn target(uk: &[u8], seq: u64) -> Vec<u8> {
+        let mut t = uk.to_vec();
+        t.extend_from_slice(&pack_seq_and_type(seq, VALUE_TYPE_FOR_SEEK).to_le_bytes());
+        t
+    }
+
+    proptest! {
+        /// Where the user key is in the block, the hashed seek lands where the binary-search
+        /// seek does; where it is not, it lands on another user key or nowhere.
+        #[test]
+        fn a_hashed_seek_for_get_agrees_with_seek(
+            keys in proptest::collection::btree_map(
+                proptest::collection::vec(0u8..4, 1..4), 1usize..4, 1..60),
+            probes in proptest::collection::vec(
+                (proptest::collection::vec(0u8..4, 1..4), 0u64..12), 1..40),
+            interval in 1usize..6,
+            ratio in 0.3f64..1.5,
+        ) {
+            let mut b = BlockBuilder::new(interval).with_hash_index(ratio);
+            let mut present = BTreeMap::new();
+            for (uk, versions) in &keys {
+                for v in 0..*versions {
+                    let seq = 10 - 3 * v as u64;
+                    let mut k = Vec::new();
+                    append_internal_key(&mut k, uk, seq, ValueType::Value);
+                    b.add(&k, format!("{seq}").as_bytes());
+                }
+                present.insert(uk.clone(), ());
+            }
+            let block = Block::new(b.finish()).expect("built block parses");
+            prop_assert!(block.buckets.1 > 0, "the block has a hash index");
+            let order = KeyOrder::Internal(InternalKeyComparator::new(Arc::new(BytewiseComparator)));
+            let layout = Layout { order: &order, index: None, global_seqno: None };
+            let every = keys.keys().map(|k| (k.clone(), 5u64));
+            for (uk, seq) in probes.into_iter().chain(every) {
+                let t = target(&uk, seq);
+                let mut plain = BlockCursor::new(&block);
+                plain.seek(&block, layout, &t);
+                let mut hashed = BlockCursor::new(&block);
+                hashed.seek_for_get(&block, layout, &t);
+                prop_assert!(hashed.status().is_ok());
+                if present.contains_key(&uk) {
+                    prop_assert_eq!(plain.valid(), hashed.valid());
+                    if plain.valid() {
+                        prop_assert_eq!(plain.key(), hashed.key());
+                        prop_assert_eq!(plain.value(&block), hashed.value(&block));
+                    }
+                } else if hashed.valid() {
+                    prop_assert_ne!(user_key(hashed.key()), &uk[..]);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn blocks_of_over_253_restart_runs_get_no_hash_index() {
+        let build = |n: u32| {
+            let mut b = BlockBuilder::new(1).with_hash_index(0.75);
+            for i in 0..n {
+                let mut k = Vec::new();
+                append_internal_key(&mut k, format!("k{i:04}").as_bytes(), 1, ValueType::Value);
+                b.add(&k, b"v");
+            }
+            b.finish()
+        };
+        let footer = |blk: &[u8]| u32::from_le_bytes(blk[blk.len() - 4..].try_into().expect("4"));
+        assert_eq!(footer(&build(254)) >> 31, 1, "restart indexes 0..=253 fit");
+        assert_eq!(
+            footer(&build(255)) >> 31,
+            0,
+            "index 254 would read as a collision"
+        );
+        let blk = Block::new(build(255)).expect("parses");
+        assert_eq!(blk.hash_restart(b"k0001"), None);
     }
 }

@@ -7,7 +7,7 @@
 //! `num_restarts` in its low 31 bits and the data-block index type in bit 31, except for blocks
 //! larger than 64 KiB, where all 32 bits are `num_restarts`. With the hash index type
 //! (`kDataBlockBinaryAndHash`), `buckets:u8[n] n:fixed16` sit between the restart array and the
-//! footer; we skip them and search by binary search only.
+//! footer; point lookups use them ([`Block::hash_restart`]), everything else binary-searches.
 
 pub mod builder;
 pub(crate) mod cursor;
@@ -30,6 +30,8 @@ pub struct Block {
     /// Offset of the restart array; entries live in `data[..restart_offset]`.
     restart_offset: usize,
     num_restarts: usize,
+    /// The hash index's buckets: offset and count (0: the block has none).
+    buckets: (usize, usize),
 }
 
 impl Block {
@@ -49,14 +51,15 @@ impl Block {
         } else {
             (footer >> 31 == 1, (footer & 0x7fff_ffff) as usize)
         };
-        let array_end = if hash_index {
+        let (array_end, buckets) = if hash_index {
             if n < 6 {
                 return Err(bad());
             }
-            let buckets = usize::from(u16::from_le_bytes([data[n - 6], data[n - 5]]));
-            (n - 6).checked_sub(buckets).ok_or_else(bad)?
+            let count = usize::from(u16::from_le_bytes([data[n - 6], data[n - 5]]));
+            let at = (n - 6).checked_sub(count).ok_or_else(bad)?;
+            (at, (at, count))
         } else {
-            n - 4
+            (n - 4, (0, 0))
         };
         let restart_offset = num_restarts
             .checked_mul(4)
@@ -66,7 +69,26 @@ impl Block {
             data,
             restart_offset,
             num_restarts,
+            buckets,
         })
+    }
+
+    /// Where a point lookup of `user_key` starts its scan, from the block's hash index: the
+    /// restart run that holds the key's entries, or the last run when no key hashes to its
+    /// bucket (the key is not in the block; a scan of the last run then ends the block, as
+    /// RocksDB's `SeekForGet` does). None when the block has no hash index or the bucket is
+    /// a collision (or names no run of the block): binary search then.
+    pub(crate) fn hash_restart(&self, user_key: &[u8]) -> Option<usize> {
+        let (at, count) = self.buckets;
+        if count == 0 || self.num_restarts == 0 {
+            return None;
+        }
+        let h = builder::hash_index_hash(user_key) as usize % count;
+        match *self.data.get(at + h)? {
+            builder::HASH_COLLISION => None,
+            builder::HASH_NO_ENTRY => Some(self.num_restarts - 1),
+            r => Some(usize::from(r)).filter(|&r| r < self.num_restarts),
+        }
     }
 
     pub fn size(&self) -> usize {
@@ -112,5 +134,10 @@ mod tests {
         let b = Block::new(data).expect("hash-index block");
         assert_eq!(b.num_restarts(), 1);
         assert_eq!(b.restart_offset(), 0);
+        assert_eq!(
+            b.hash_restart(b"any"),
+            Some(0),
+            "an empty bucket: the last run"
+        );
     }
 }

@@ -4,8 +4,9 @@
  *   rocksdb_sst_writer db <dir> <compression:0|1|4> <checksum:1|4>
  *     opens a DB with a 10-bit Bloom filter, 1 KiB blocks, the uint64add merge operator,
  *     writes puts/deletes/merges/a range deletion, flushes once and closes: <dir> holds one .sst.
- *   rocksdb_sst_writer sstfile <path> <compression>
- *     writes an external SST file with SstFileWriter (all sequence numbers 0).
+ *   rocksdb_sst_writer sstfile <path> <compression> [hash]
+ *     writes an external SST file with SstFileWriter (all sequence numbers 0); with hash 1,
+ *     its data blocks carry the data-block hash index (kDataBlockBinaryAndHash).
  */
 #include <rocksdb/c.h>
 #include <stdio.h>
@@ -20,6 +21,9 @@
     }                                                                \
   } while (0)
 
+/* Data block index type of the tables make_options describes (0: binary search). */
+static int data_block_index_type = 0;
+
 static rocksdb_options_t *make_options(int compression, int checksum) {
   rocksdb_options_t *o = rocksdb_options_create();
   rocksdb_options_set_create_if_missing(o, 1);
@@ -29,6 +33,7 @@ static rocksdb_options_t *make_options(int compression, int checksum) {
   rocksdb_block_based_table_options_t *t = rocksdb_block_based_options_create();
   rocksdb_block_based_options_set_block_size(t, 1024);
   rocksdb_block_based_options_set_checksum(t, (char)checksum);
+  rocksdb_block_based_options_set_data_block_index_type(t, data_block_index_type);
   rocksdb_block_based_options_set_filter_policy(
       t, rocksdb_filterpolicy_create_bloom_full(10));
   rocksdb_options_set_block_based_table_factory(o, t);
@@ -111,10 +116,11 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (argc >= 4 && strcmp(argv[1], "sstfile") == 0) {
+    if (argc >= 5) data_block_index_type = atoi(argv[4]);
     write_sstfile(argv[2], atoi(argv[3]));
     return 0;
   }
-  fprintf(stderr, "usage: %s db <dir> <compression> <checksum> | sstfile <path> <compression>\n",
+  fprintf(stderr, "usage: %s db <dir> <compression> <checksum> | sstfile <path> <compression> [hash]\n",
           argv[0]);
   return 2;
 }
