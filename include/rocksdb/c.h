@@ -788,8 +788,8 @@ void rocksdb_block_based_options_set_index_type(rocksdb_block_based_table_option
 /*
  Data block index (`rocksdb_block_based_table_data_block_index_type_*`): with
  `..._binary_search_and_hash`, new tables' data blocks carry a hash index that point
- lookups use (under a bytewise comparator; other comparators get binary search only, as in
- RocksDB). This is solistore's default; RocksDB's is `..._binary_search`.
+ lookups use (solistore writes it only under the bytewise comparator; RocksDB also under the
+ reverse bytewise one). This is solistore's default; RocksDB's is `..._binary_search`.
 
  # Safety
  `block_based_table_options` must be NULL (the call is then ignored) or a live `rocksdb_block_based_table_options_t`.

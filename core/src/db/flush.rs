@@ -350,7 +350,7 @@ impl DbInner {
                 per_level => per_level[level.min(per_level.len() - 1)],
             },
             block_size: cfd.options.block_size.max(1),
-            data_block_hash_ratio: cfd.options.data_block_hash_ratio,
+            data_block_hash_ratio: cfd.options.effective_data_block_hash_ratio(),
             creation_time: now,
             file_creation_time: now,
             ..Default::default()

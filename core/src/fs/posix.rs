@@ -18,8 +18,10 @@ struct PosixWritable {
     file: File,
     path: std::path::PathBuf,
     size: u64,
-    /// Where the last `start_writeback` ended: the next one starts there.
+    /// Where the last `start_writeback` (or sync) ended: the next one starts there.
     written_back: u64,
+    /// False once the file system refused `sync_file_range`.
+    range_sync: bool,
 }
 
 impl WritableFile for PosixWritable {
@@ -33,16 +35,24 @@ impl WritableFile for PosixWritable {
     fn sync(&mut self) -> Result<()> {
         self.file
             .sync_data()
-            .map_err(|e| Error::from_io("While fdatasync", &self.path, &e))
+            .map_err(|e| Error::from_io("While fdatasync", &self.path, &e))?;
+        self.written_back = self.size;
+        Ok(())
     }
     fn size(&self) -> u64 {
         self.size
     }
+    /// `sync_file_range(SYNC_FILE_RANGE_WRITE)` over what was appended since the last call.
+    /// It may block while the device's queue is full; it never waits for the writes. A file
+    /// system that does not support it (`ENOSYS`, `EINVAL`, `ESPIPE`, `EOPNOTSUPP`) turns the
+    /// hint off for this file, as RocksDB's `RangeSync` support check does; other errors are
+    /// returned. Off Linux the hint does nothing.
+    #[cfg(target_os = "linux")]
     #[allow(unsafe_code)] // UNSAFE.md: sync_file_range on the file's own descriptor.
     fn start_writeback(&mut self) -> Result<()> {
         use std::os::fd::AsRawFd;
         let (from, len) = (self.written_back, self.size - self.written_back);
-        if len == 0 {
+        if len == 0 || !self.range_sync {
             return Ok(());
         }
         let (Ok(off), Ok(n)) = (libc::off64_t::try_from(from), libc::off64_t::try_from(len)) else {
@@ -54,6 +64,13 @@ impl WritableFile for PosixWritable {
         };
         if rc != 0 {
             let e = std::io::Error::last_os_error();
+            if matches!(
+                e.raw_os_error(),
+                Some(libc::ENOSYS | libc::EINVAL | libc::ESPIPE | libc::EOPNOTSUPP)
+            ) {
+                self.range_sync = false;
+                return Ok(());
+            }
             return Err(Error::from_io("While sync_file_range", &self.path, &e));
         }
         self.written_back = self.size;
@@ -135,6 +152,7 @@ impl FileSystem for PosixFs {
             path: path.to_path_buf(),
             size: 0,
             written_back: 0,
+            range_sync: true,
         }))
     }
     fn reopen_writable(&self, path: &Path) -> Result<Box<dyn WritableFile>> {
@@ -152,6 +170,7 @@ impl FileSystem for PosixFs {
             path: path.to_path_buf(),
             size,
             written_back: size,
+            range_sync: true,
         }))
     }
     fn new_sequential(&self, path: &Path) -> Result<SequentialFile> {

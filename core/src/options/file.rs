@@ -337,7 +337,7 @@ pub fn render_options_file(db: &DbOptions, cfs: &[(&str, &ColumnFamilyOptions)])
         for (k, v) in BLOCK_BASED_TABLE_OPTIONS {
             out.push_str(&format!("  {k}={v}\n"));
         }
-        let (index_type, ratio) = match cf.data_block_hash_ratio {
+        let (index_type, ratio) = match cf.effective_data_block_hash_ratio() {
             Some(r) => ("kDataBlockBinaryAndHash", r),
             None => ("kDataBlockBinarySearch", DEFAULT_DATA_BLOCK_HASH_RATIO),
         };

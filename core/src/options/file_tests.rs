@@ -366,3 +366,43 @@ fn ldb_loads_our_options_file() {
     assert_eq!(c.get("write_buffer_size"), Some("12582912"));
     assert_eq!(c.get("level0_file_num_compaction_trigger"), Some("6"));
 }
+
+#[test]
+fn the_data_block_index_type_written_is_the_one_tables_get() {
+    struct Reversed;
+    impl crate::key::Comparator for Reversed {
+        fn compare(&self, a: &[u8], b: &[u8]) -> std::cmp::Ordering {
+            b.cmp(a)
+        }
+        fn name(&self) -> &str {
+            "test.Reversed"
+        }
+    }
+    let line = |cf: &ColumnFamilyOptions| {
+        let text = render_options_file(&DbOptions::default(), &[("default", cf)]);
+        let pick = |name: &str| {
+            text.lines()
+                .find_map(|l| l.trim().strip_prefix(name).map(str::to_string))
+                .expect("line present")
+        };
+        (pick("data_block_index_type="), pick("data_block_hash_table_util_ratio="))
+    };
+    let hashed = ColumnFamilyOptions::default();
+    assert_eq!(line(&hashed), ("kDataBlockBinaryAndHash".into(), "0.750000".into()));
+    let odd_ratio = ColumnFamilyOptions {
+        data_block_hash_ratio: Some(f64::NAN),
+        ..ColumnFamilyOptions::default()
+    };
+    assert_eq!(odd_ratio.effective_data_block_hash_ratio(), Some(0.75));
+    let plain = ColumnFamilyOptions {
+        data_block_hash_ratio: None,
+        ..ColumnFamilyOptions::default()
+    };
+    assert_eq!(line(&plain).0, "kDataBlockBinarySearch");
+    let custom = ColumnFamilyOptions {
+        comparator: Arc::new(Reversed),
+        ..ColumnFamilyOptions::default()
+    };
+    assert_eq!(custom.effective_data_block_hash_ratio(), None);
+    assert_eq!(line(&custom).0, "kDataBlockBinarySearch");
+}

@@ -159,8 +159,9 @@ pub struct ColumnFamilyOptions {
     pub block_size: usize,
     /// The data-block hash index of new tables (`data_block_index_type =
     /// kDataBlockBinaryAndHash`) with this `data_block_hash_table_util_ratio`; None writes
-    /// binary-search blocks only (`kDataBlockBinarySearch`, RocksDB's default). Written only
-    /// under a bytewise comparator, as RocksDB does. solistore's default is the hash index
+    /// binary-search blocks only (`kDataBlockBinarySearch`, RocksDB's default). solistore
+    /// writes it only under the bytewise comparator (RocksDB also under the reverse one; see
+    /// [`Self::effective_data_block_hash_ratio`]). solistore's default is the hash index
     /// at 0.75: its point lookups then scan one restart run of a block instead of searching
     /// the restarts (readrandom 8%, multi_get 12% less CPU per key on 1M keys).
     pub data_block_hash_ratio: Option<f64>,
@@ -196,6 +197,22 @@ impl std::fmt::Debug for ColumnFamilyOptions {
             )
             .field("write_buffer_size", &self.write_buffer_size)
             .finish_non_exhaustive()
+    }
+}
+
+impl ColumnFamilyOptions {
+    /// The data-block hash index new tables really get: none under a comparator other than
+    /// the bytewise one, and a ratio that is not positive and finite read as the default.
+    pub fn effective_data_block_hash_ratio(&self) -> Option<f64> {
+        let r = self.data_block_hash_ratio?;
+        if !self.comparator.is_bytewise() {
+            return None;
+        }
+        Some(if r.is_finite() && r > 0.0 {
+            r
+        } else {
+            DEFAULT_DATA_BLOCK_HASH_RATIO
+        })
     }
 }
 

@@ -50,7 +50,7 @@ pub struct TableBuilderOptions {
     pub block_restart_interval: usize,
     pub index_block_restart_interval: usize,
     /// Data blocks get a hash index with this utilisation ratio (see
-    /// [`super::block::BlockBuilder::with_hash_index`]); honoured only under a bytewise
+    /// [`super::block::BlockBuilder::with_hash_index`]); honoured only under the bytewise
     /// comparator.
     pub data_block_hash_ratio: Option<f64>,
     /// 2..=5 are readable by RocksDB 7.8.3; 6 adds context checksums (RocksDB >= 8.6).

@@ -118,8 +118,9 @@ pub const UNKNOWN_FILE_CHECKSUM_FUNC_NAME: &str = "Unknown";
 /// The open reader of one table file, kept with its metadata once a point lookup opened it
 /// (RocksDB's `FileDescriptor::table_reader`): a get then reaches the table through the
 /// version it holds anyway, without the table cache's lock, map probe and reference count.
-/// Not part of what the MANIFEST says of the file: clones share it, equality ignores it.
-#[derive(Clone, Default)]
+/// Not part of what the MANIFEST says of the file: a clone starts empty (so that a copy
+/// handed out, say by `live_files`, holds no open file), and equality ignores it.
+#[derive(Default)]
 pub struct TableSlot(std::sync::OnceLock<Arc<crate::sst::reader::Table>>);
 
 impl TableSlot {
@@ -130,6 +131,12 @@ impl TableSlot {
     /// Keeps `table` (or the one another thread kept first) and returns it.
     pub(crate) fn keep(&self, table: Arc<crate::sst::reader::Table>) -> &crate::sst::reader::Table {
         self.0.get_or_init(|| table)
+    }
+}
+
+impl Clone for TableSlot {
+    fn clone(&self) -> Self {
+        TableSlot::default()
     }
 }
 

@@ -17,7 +17,9 @@
 //! (`hash32(user_key, 397) % n`) holds the restart run of that key's entries, 255 when no key
 //! falls there and 254 when keys of different runs do (`data_block_hash_index.cc`;
 //! docs/format/sst.md). A point lookup then scans one run instead of binary-searching the
-//! restarts. Blocks of over 253 restart runs or 64 KiB get none.
+//! restarts. A block whose estimate, index included, is over 64 KiB gets none; so does every
+//! block from the first one with a restart index above 253 to the end of the table (RocksDB
+//! resets the hash builder between blocks only while it is valid).
 
 use crate::sst::filter::hash::hash32;
 use crate::util::coding::{put_fixed32, put_varint32, varint_length};
@@ -261,7 +263,11 @@ impl BlockBuilder {
                 h.finish_into(out);
                 footer |= 1 << 31;
             }
-            h.reset();
+            if h.valid {
+                h.reset();
+            } else {
+                h.pairs.clear();
+            }
         }
         put_fixed32(out, footer);
         self.restarts.clear();

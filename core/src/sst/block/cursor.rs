@@ -554,5 +554,21 @@ mod tests {
         );
         let blk = Block::new(build(255)).expect("parses");
         assert_eq!(blk.hash_restart(b"k0001"), None);
+        // As in RocksDB, the builder stays without an index for the rest of its table.
+        let mut b = BlockBuilder::new(1).with_hash_index(0.75);
+        for round in 0..2 {
+            let n = if round == 0 { 255 } else { 3 };
+            for i in 0..n {
+                let mut k = Vec::new();
+                append_internal_key(
+                    &mut k,
+                    format!("r{round}{i:04}").as_bytes(),
+                    1,
+                    ValueType::Value,
+                );
+                b.add(&k, b"v");
+            }
+            assert_eq!(footer(&b.finish()) >> 31, 0, "round {round}");
+        }
     }
 }
