@@ -80,10 +80,8 @@ impl Default for BlockBasedTableOptions {
             whole_key_filtering: true,
             format_version: 5,
             index_type: 0,
-            // solistore's default, not RocksDB's (binary search only): point lookups in
-            // hash-indexed blocks scan one restart run (docs/design/differences-from-rocksdb.md).
             data_block_index_type:
-                crate::constants::rocksdb_block_based_table_data_block_index_type_binary_search_and_hash,
+                crate::constants::rocksdb_block_based_table_data_block_index_type_binary_search,
             data_block_hash_ratio: 0.75,
             index_block_search_type: 0,
             cache_index_and_filter_blocks: false,
@@ -452,7 +450,7 @@ pub unsafe extern "C" fn rocksdb_block_based_options_set_index_type(
 /// Data block index (`rocksdb_block_based_table_data_block_index_type_*`): with
 /// `..._binary_search_and_hash`, new tables' data blocks carry a hash index that point
 /// lookups use (solistore writes it only under the bytewise comparator; RocksDB also under the
-/// reverse bytewise one). This is solistore's default; RocksDB's is `..._binary_search`.
+/// reverse bytewise one). The default is `..._binary_search`, as in RocksDB.
 ///
 /// # Safety
 /// `block_based_table_options` must be NULL (the call is then ignored) or a live `rocksdb_block_based_table_options_t`.

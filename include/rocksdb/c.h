@@ -789,7 +789,7 @@ void rocksdb_block_based_options_set_index_type(rocksdb_block_based_table_option
  Data block index (`rocksdb_block_based_table_data_block_index_type_*`): with
  `..._binary_search_and_hash`, new tables' data blocks carry a hash index that point
  lookups use (solistore writes it only under the bytewise comparator; RocksDB also under the
- reverse bytewise one). This is solistore's default; RocksDB's is `..._binary_search`.
+ reverse bytewise one). The default is `..._binary_search`, as in RocksDB.
 
  # Safety
  `block_based_table_options` must be NULL (the call is then ignored) or a live `rocksdb_block_based_table_options_t`.

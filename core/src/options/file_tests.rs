@@ -385,10 +385,23 @@ fn the_data_block_index_type_written_is_the_one_tables_get() {
                 .find_map(|l| l.trim().strip_prefix(name).map(str::to_string))
                 .expect("line present")
         };
-        (pick("data_block_index_type="), pick("data_block_hash_table_util_ratio="))
+        (
+            pick("data_block_index_type="),
+            pick("data_block_hash_table_util_ratio="),
+        )
     };
-    let hashed = ColumnFamilyOptions::default();
-    assert_eq!(line(&hashed), ("kDataBlockBinaryAndHash".into(), "0.750000".into()));
+    let hashed = ColumnFamilyOptions {
+        data_block_hash_ratio: Some(0.75),
+        ..ColumnFamilyOptions::default()
+    };
+    assert_eq!(
+        line(&hashed),
+        ("kDataBlockBinaryAndHash".into(), "0.750000".into())
+    );
+    assert_eq!(
+        line(&ColumnFamilyOptions::default()).0,
+        "kDataBlockBinarySearch"
+    );
     let odd_ratio = ColumnFamilyOptions {
         data_block_hash_ratio: Some(f64::NAN),
         ..ColumnFamilyOptions::default()

@@ -161,9 +161,9 @@ pub struct ColumnFamilyOptions {
     /// kDataBlockBinaryAndHash`) with this `data_block_hash_table_util_ratio`; None writes
     /// binary-search blocks only (`kDataBlockBinarySearch`, RocksDB's default). solistore
     /// writes it only under the bytewise comparator (RocksDB also under the reverse one; see
-    /// [`Self::effective_data_block_hash_ratio`]). solistore's default is the hash index
-    /// at 0.75: its point lookups then scan one restart run of a block instead of searching
-    /// the restarts (readrandom 8%, multi_get 12% less CPU per key on 1M keys).
+    /// [`Self::effective_data_block_hash_ratio`]). The default is RocksDB's, binary search
+    /// only: with the index, 1M-key readrandom took 8% less CPU per key with a 512 MiB block
+    /// cache but 15% more with an 8 MiB one (bench/results/2026-12-02-full-3.md).
     pub data_block_hash_ratio: Option<f64>,
     pub write_buffer_size: usize,
     pub max_write_buffer_number: i32,
@@ -229,8 +229,7 @@ impl Default for ColumnFamilyOptions {
             block_cache: None,
             cache_index_and_filter_blocks: false,
             block_size: 4096,
-            // solistore's default; RocksDB's is binary search only (see the field).
-            data_block_hash_ratio: Some(DEFAULT_DATA_BLOCK_HASH_RATIO),
+            data_block_hash_ratio: None,
             write_buffer_size: 64 << 20,
             max_write_buffer_number: 2,
             min_write_buffer_number_to_merge: 1,
