@@ -322,7 +322,8 @@ impl DbInner {
                 if f.smallest_seqno > read_seq {
                     continue;
                 }
-                let level = usize::from(!sv.version.files(0).iter().any(|g| Arc::ptr_eq(g, f)));
+                // Only a first open needs the level (an O(level 0) look).
+                let level = || usize::from(!sv.version.files(0).iter().any(|g| Arc::ptr_eq(g, f)));
                 let table = self.table_cache.table_for(f, level, &cfd.options)?;
                 if !table_get(table, key, target.as_slice(), ro.fill_cache, &mut visit)? {
                     break;

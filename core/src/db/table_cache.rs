@@ -174,21 +174,21 @@ impl TableCache {
     }
 
     /// `f`'s table for a point lookup: the reader its metadata keeps, opened (through
-    /// [`get`](Self::get)) and kept there on first use. The borrow lives as long as the
-    /// metadata, which the caller's version holds.
+    /// [`get`](Self::get), at the level `level` names) and kept there on first use. The
+    /// borrow lives as long as the metadata, which the caller's version holds.
     ///
     /// # Errors
     /// As `get`.
     pub(crate) fn table_for<'f>(
         &self,
         f: &'f FileMetaData,
-        level: usize,
+        level: impl FnOnce() -> usize,
         options: &impl TableOpenOptions,
     ) -> Result<&'f Table> {
         if let Some(t) = f.reader.get() {
             return Ok(t);
         }
-        Ok(f.reader.keep(self.get(f, level, options)?))
+        Ok(f.reader.keep(self.get(f, level(), options)?))
     }
 
     /// Tables opened so far.

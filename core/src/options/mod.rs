@@ -138,6 +138,16 @@ impl Default for DbOptions {
 /// RocksDB's `data_block_hash_table_util_ratio` default.
 pub const DEFAULT_DATA_BLOCK_HASH_RATIO: f64 = 0.75;
 
+/// A data-block hash ratio as tables use it: one that is not positive and finite is read as
+/// [`DEFAULT_DATA_BLOCK_HASH_RATIO`].
+pub fn usable_hash_ratio(r: f64) -> f64 {
+    if r.is_finite() && r > 0.0 {
+        r
+    } else {
+        DEFAULT_DATA_BLOCK_HASH_RATIO
+    }
+}
+
 /// Options of one column family (RocksDB's `ColumnFamilyOptions`).
 #[derive(Clone)]
 pub struct ColumnFamilyOptions {
@@ -205,14 +215,7 @@ impl ColumnFamilyOptions {
     /// the bytewise one, and a ratio that is not positive and finite read as the default.
     pub fn effective_data_block_hash_ratio(&self) -> Option<f64> {
         let r = self.data_block_hash_ratio?;
-        if !self.comparator.is_bytewise() {
-            return None;
-        }
-        Some(if r.is_finite() && r > 0.0 {
-            r
-        } else {
-            DEFAULT_DATA_BLOCK_HASH_RATIO
-        })
+        self.comparator.is_bytewise().then(|| usable_hash_ratio(r))
     }
 }
 

@@ -48,35 +48,32 @@ struct HashIndexBuilder {
     estimated_buckets: f64,
     /// (hash of the user key, restart index) per entry.
     pairs: Vec<(u32, u8)>,
-    /// False once a restart index went past what a bucket can name.
+    /// False once a restart index went past what a bucket can name; it stays false for the
+    /// rest of the table (RocksDB resets the hash builder only while it is valid).
     valid: bool,
 }
 
 impl HashIndexBuilder {
     fn num_buckets(&self) -> u16 {
-        // RocksDB's float-to-uint16 conversion; then at least 1, and odd.
-        let n = self.estimated_buckets as u16;
-        n.max(1) | 1
+        // RocksDB's float-to-uint16 conversion, then made odd (which also makes it at least 1).
+        (self.estimated_buckets as u16) | 1
     }
 
     fn estimate_size(&self) -> usize {
-        2 + usize::from((self.estimated_buckets as u16) | 1)
+        2 + usize::from(self.num_buckets())
     }
 
     fn add(&mut self, user_key: &[u8], restart: usize) {
         if !self.valid {
             return;
         }
-        let Ok(r) = u8::try_from(restart) else {
-            self.valid = false;
-            return;
-        };
-        if restart > HASH_MAX_RESTART {
-            self.valid = false;
-            return;
+        match u8::try_from(restart) {
+            Ok(r) if restart <= HASH_MAX_RESTART => {
+                self.pairs.push((hash_index_hash(user_key), r));
+                self.estimated_buckets += self.buckets_per_key;
+            }
+            _ => self.valid = false,
         }
-        self.pairs.push((hash_index_hash(user_key), r));
-        self.estimated_buckets += self.buckets_per_key;
     }
 
     fn finish_into(&self, out: &mut Vec<u8>) {
@@ -94,10 +91,10 @@ impl HashIndexBuilder {
         out.extend_from_slice(&n.to_le_bytes());
     }
 
+    /// Readies the builder for the next block of the table (validity carries over).
     fn reset(&mut self) {
         self.estimated_buckets = 0.0;
         self.pairs.clear();
-        self.valid = true;
     }
 }
 
@@ -136,16 +133,12 @@ impl BlockBuilder {
 
     /// A data block builder that also writes a hash index, `util_ratio` keys per bucket
     /// (RocksDB's `data_block_hash_table_util_ratio`, 0.75 by default); entries must then be
-    /// internal keys. A ratio that is not positive and finite is read as 0.75.
+    /// internal keys. A ratio that is not positive and finite is read as the default
+    /// ([`crate::options::usable_hash_ratio`]).
     #[must_use]
     pub fn with_hash_index(mut self, util_ratio: f64) -> Self {
-        let ratio = if util_ratio.is_finite() && util_ratio > 0.0 {
-            util_ratio
-        } else {
-            0.75
-        };
         self.hash = Some(HashIndexBuilder {
-            buckets_per_key: 1.0 / ratio,
+            buckets_per_key: 1.0 / crate::options::usable_hash_ratio(util_ratio),
             estimated_buckets: 0.0,
             pairs: Vec::new(),
             valid: true,
@@ -263,11 +256,7 @@ impl BlockBuilder {
                 h.finish_into(out);
                 footer |= 1 << 31;
             }
-            if h.valid {
-                h.reset();
-            } else {
-                h.pairs.clear();
-            }
+            h.reset();
         }
         put_fixed32(out, footer);
         self.restarts.clear();
