@@ -214,7 +214,7 @@ impl TableCacheSlot {
 
 /// The charge of a decoded data or index block.
 pub(crate) fn block_charge(block: &Block) -> usize {
-    block.size() + ENTRY_OVERHEAD
+    block.size() + block.aux_size() + ENTRY_OVERHEAD
 }
 
 #[cfg(test)]

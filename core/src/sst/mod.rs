@@ -10,7 +10,8 @@
 //!
 //! - [`format`]: block handles, trailers and checksums, footer.
 //! - [`compression`]: Snappy / LZ4 framing and the 12.5 % rule.
-//! - [`block`]: the block format shared by every block kind, its builder and cursor.
+//! - [`block`]: the block format shared by every block kind, its builder and cursor, and the
+//!   in-memory restart prefixes that speed up an index block's searches.
 //! - [`properties`]: the `rocksdb.properties` block.
 //! - [`filter_api`]: the traits a filter implementation plugs into; [`filter`]: RocksDB's
 //!   full filter (FastLocalBloom) behind them.

@@ -321,7 +321,9 @@ impl Table {
                 .ok_or_else(|| Error::corruption("Index block handle not found in metaindex"))?,
         };
         table.index_block = table.meta_through_cache(index_handle, BlockKind::Index, |t| {
-            let block = t.read_block(index_handle, true)?;
+            let block = t
+                .read_block(index_handle, true)?
+                .with_restart_prefixes(&t.index_order, t.index_format);
             let charge = block_charge(&block);
             Ok((block, charge))
         })?;

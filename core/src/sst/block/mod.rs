@@ -8,14 +8,18 @@
 //! larger than 64 KiB, where all 32 bits are `num_restarts`. With the hash index type
 //! (`kDataBlockBinaryAndHash`), `buckets:u8[n] n:fixed16` sit between the restart array and the
 //! footer; point lookups use them ([`Block::hash_restart`]), everything else binary-searches.
+//! A block a table holds for its life (the index block) may also carry `restart_prefixes`,
+//! an in-memory aid to that binary search (not part of the format).
 
 pub mod builder;
 pub(crate) mod cursor;
 pub mod iter;
 pub mod key_buf;
+pub(crate) mod restart_prefixes;
 
 pub use builder::BlockBuilder;
 pub use iter::{BlockIter, IndexFormat, KeyOrder};
+use restart_prefixes::RestartPrefixes;
 
 use crate::error::{Error, Result};
 use crate::util::coding::decode_fixed32;
@@ -32,6 +36,8 @@ pub struct Block {
     num_restarts: usize,
     /// The hash index's buckets: offset and count (0: the block has none).
     buckets: (usize, usize),
+    /// The seek aid of a block its table holds open (see `restart_prefixes`).
+    prefixes: Option<Box<RestartPrefixes>>,
 }
 
 impl Block {
@@ -70,7 +76,34 @@ impl Block {
             restart_offset,
             num_restarts,
             buckets,
+            prefixes: None,
         })
+    }
+
+    /// The block with restart prefixes for seeks under `order` (see `restart_prefixes`):
+    /// for a block that stays in memory as long as its table, its index block. Unchanged
+    /// where they do not apply (another comparator, a single restart).
+    pub(crate) fn with_restart_prefixes(mut self, order: &KeyOrder, index: IndexFormat) -> Block {
+        let layout = cursor::Layout {
+            order,
+            index: Some(index),
+            global_seqno: None,
+        };
+        self.prefixes = RestartPrefixes::build(&self, layout).map(Box::new);
+        self
+    }
+
+    /// The block's restart prefixes, when it has them.
+    #[inline]
+    pub(crate) fn restart_prefixes(&self) -> Option<&RestartPrefixes> {
+        self.prefixes
+            .as_deref()
+            .filter(|p| p.len() == self.num_restarts)
+    }
+
+    /// Heap bytes held besides the block's contents (the restart prefixes).
+    pub(crate) fn aux_size(&self) -> usize {
+        self.prefixes.as_ref().map_or(0, |p| p.heap_size())
     }
 
     /// Where a point lookup of `user_key` starts its scan, from the block's hash index: the
