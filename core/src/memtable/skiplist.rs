@@ -336,6 +336,20 @@ impl SkipList {
         }
     }
 
+    /// Starts loading the node after `x` one level below `level`, which the search compares
+    /// next whenever the comparison at `level` stops it: the two cache misses then overlap
+    /// instead of following each other (the load is independent of the comparison).
+    #[inline(always)]
+    fn touch_below(&self, x: Option<Node<'_>>, level: usize) {
+        if level == 0 {
+            return;
+        }
+        let below = self.link_of(x, level - 1).load(AtomicOrdering::Relaxed);
+        if below != 0 {
+            std::hint::black_box(self.node(below).lens());
+        }
+    }
+
     /// Walks down from the head: at each level moves right while the next node sorts before
     /// the probe. Returns the last node before the probe (or `HEAD`) and the node after it.
     fn descend(&self, p: &Probe<'_>) -> (WordRef, WordRef) {
@@ -346,6 +360,7 @@ impl SkipList {
         loop {
             let next = self.link_of(x, level).load(AtomicOrdering::Acquire);
             if next != 0 && next != not_before {
+                self.touch_below(x, level);
                 let n = self.node(next);
                 if self.compare(n, p, false) == Ordering::Less {
                     (x, x_ref) = (Some(n), next);
@@ -439,6 +454,7 @@ impl SkipList {
                 loop {
                     let next = self.link_of(x, level).load(AtomicOrdering::Acquire);
                     if next != 0 && next != not_before {
+                        self.touch_below(x, level);
                         let n = self.node(next);
                         if self.compare(n, &p, false) == Ordering::Less {
                             (x, x_ref) = (Some(n), next);
