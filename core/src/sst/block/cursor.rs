@@ -27,7 +27,7 @@
 //! Cache misses: a cached data block is usually cold in the CPU cache, and a search reaches
 //! its restart keys and then its entries one dependent load at a time. So a data-block seek
 //! first reads one byte of every restart key (a block has 16 or so) and then of every cache
-//! line of the run it scans, with loads that do not depend on each other ([`touch`]), and
+//! line of the run it scans (its first 2 KiB), with loads that do not depend on each other ([`touch`]), and
 //! the lines arrive together. An index block's search is narrowed by its restart prefixes
 //! (`super::restart_prefixes`) instead.
 
@@ -118,6 +118,10 @@ pub(super) fn restart_key<'b>(block: &'b Block, layout: Layout<'_>, i: usize) ->
 
 /// The most restart keys a data-block seek touches before its binary search.
 const MAX_TOUCHED_RESTARTS: usize = 64;
+
+/// The most bytes of a restart run a data-block seek touches before it scans the run (a run
+/// of large values is mostly values, which the scan skips).
+const MAX_TOUCHED_RUN: usize = 2048;
 
 /// Reads the given bytes, independently of each other: their cache lines load in parallel
 /// instead of one after the other as the search that follows would reach them.
@@ -431,10 +435,11 @@ impl BlockCursor {
         } else {
             limit
         };
+        let touched_end = run_end.min(at + MAX_TOUCHED_RUN);
         touch(
-            (at..run_end)
+            (at..touched_end)
                 .step_by(64)
-                .chain([run_end.saturating_sub(1)])
+                .chain([touched_end.saturating_sub(1)])
                 .map(|i| data.get(i)),
         );
         while at < limit {
