@@ -38,8 +38,9 @@
 //! wake-up cost as much as the group itself, and the next leader's wake-up delays every
 //! writer: with 4 unsynced writers on 2 CPUs half the CPU time went idle. So while recent
 //! groups took under `MAX_POLLED_GROUP`, a waiting writer first spins on its `signalled`
-//! flag for up to `MAX_POLL`, as RocksDB's writers do, and only then sleeps. At most
-//! `max_pollers` writers (half the CPUs, 1 to `MAX_POLLERS`) spin at once, so the others
+//! flag for about `MAX_POLL`, as RocksDB's writers do, and only then sleeps. At most
+//! `max_pollers` writers (half the CPUs rounded down, at most `MAX_POLLERS`; none on one
+//! CPU) spin at once, so the others
 //! leave the CPUs to the leader and to background work. Spinning, not `sched_yield`: a
 //! yielding thread stays runnable and, beside busy reader threads, got the CPU back only
 //! after their time slice, where a woken sleeper preempts them (measured: Kommander's mixed
@@ -83,10 +84,11 @@ const MAX_POLL: Duration = Duration::from_micros(20);
 /// waited for asleep at once.
 const MAX_POLLED_GROUP: Duration = Duration::from_micros(40);
 
-/// Spins between two looks at the clock while polling (about a microsecond).
+/// Spin iterations between two looks at the clock while polling (the flag is read at every
+/// one).
 const SPINS: u32 = 200;
 
-/// The most writers that poll at once (and at most half the CPUs).
+/// The most writers that poll at once (besides at most half the CPUs, rounded down).
 const MAX_POLLERS: usize = 4;
 
 /// Work that must run in leader context with no group (a memtable switch for `flush`).
@@ -152,9 +154,11 @@ impl WriteQueue {
             sync_nanos: AtomicU64::new(0),
             group_nanos: AtomicU64::new(0),
             pollers: AtomicUsize::new(0),
+            // Half the CPUs: none on a single CPU, where a spinning writer could only take
+            // the time slice of the leader it waits for.
             max_pollers: std::thread::available_parallelism()
-                .map_or(1, |n| n.get() / 2)
-                .clamp(1, MAX_POLLERS),
+                .map_or(0, |n| n.get() / 2)
+                .min(MAX_POLLERS),
             wal: Mutex::new(wal),
             closed_wals: Mutex::new(Vec::new()),
         }
@@ -564,8 +568,11 @@ impl Writer {
             std::hint::spin_loop();
         }
         let deadline = Instant::now() + MAX_POLL;
-        while !self.signalled.load(Ordering::Acquire) && Instant::now() < deadline {
+        while Instant::now() < deadline {
             for _ in 0..SPINS {
+                if self.signalled.load(Ordering::Acquire) {
+                    return;
+                }
                 std::hint::spin_loop();
             }
         }
@@ -644,7 +651,7 @@ mod tests {
             0,
             "polling places left taken"
         );
-        assert!(q.max_pollers >= 1);
+        assert!(q.max_pollers <= super::MAX_POLLERS);
         let group = std::time::Duration::from_nanos(q.group_nanos.load(Ordering::Relaxed));
         assert!(group > std::time::Duration::ZERO, "groups were timed");
         let cf = db.default_cf();

@@ -26,10 +26,11 @@
 //!
 //! Cache misses: a cached data block is usually cold in the CPU cache, and a search reaches
 //! its restart keys and then its entries one dependent load at a time. So a data-block seek
-//! first reads one byte of every restart key (a block has 16 or so) and then of every cache
-//! line of the run it scans (its first 2 KiB), with loads that do not depend on each other ([`touch`]), and
-//! the lines arrive together. An index block's search is narrowed by its restart prefixes
-//! (`super::restart_prefixes`) instead.
+//! first reads the first byte of every restart entry (when the block has at most
+//! `MAX_TOUCHED_RESTARTS` of them; a 4 KiB block of small entries has a few) and then one
+//! byte of every cache line of the first 2 KiB of the run it scans, with loads that do not
+//! depend on each other ([`touch`]), so the lines arrive together. An index block's search
+//! is narrowed by its restart prefixes (`super::restart_prefixes`) instead.
 
 use std::cmp::Ordering;
 
@@ -435,7 +436,7 @@ impl BlockCursor {
         } else {
             limit
         };
-        let touched_end = run_end.min(at + MAX_TOUCHED_RUN);
+        let touched_end = run_end.min(at.saturating_add(MAX_TOUCHED_RUN));
         touch(
             (at..touched_end)
                 .step_by(64)

@@ -21,7 +21,9 @@
 //!
 //! Built only for the bytewise comparator (the words' order is the bytes' order) and only
 //! for blocks the table holds (its index block); data blocks come and go through the block
-//! cache and are searched in place. The cost is 8 bytes per data block of the table.
+//! cache and are searched in place. The cost is 8 bytes per restart point of the index block
+//! (per data block of the table, with the default index restart interval of 1), plus the
+//! common prefix.
 //!
 //! Not part of any file format: nothing of it is written.
 
@@ -37,6 +39,9 @@ pub(crate) struct RestartPrefixes {
     common: Box<[u8]>,
     /// Restart `i`'s user key bytes `common.len()..common.len() + 8`, as [`word`].
     words: Box<[u64]>,
+    /// Whether the stored keys are internal keys (a trailer follows the user key) or user
+    /// keys: the order the words were taken under.
+    internal: bool,
 }
 
 /// Up to 8 bytes as a big-endian word, zero-padded: words compare as the byte strings do,
@@ -61,8 +66,9 @@ fn bytewise_keys(order: &KeyOrder) -> Option<bool> {
 
 impl RestartPrefixes {
     /// Builds the aid for `block` read with `layout`; None when the order is not bytewise,
-    /// the block has fewer than two restarts (nothing to search) or a restart key does not
-    /// decode (the ordinary search reports that).
+    /// the block has fewer than two restarts (nothing to search), or a restart key does not
+    /// decode or, as an internal key, is shorter than its trailer (the block is then
+    /// searched the ordinary way, which reports or tolerates such keys as it always did).
     pub(crate) fn build(block: &Block, layout: Layout<'_>) -> Option<RestartPrefixes> {
         let internal = bytewise_keys(layout.order)?;
         let n = block.num_restarts();
@@ -87,6 +93,7 @@ impl RestartPrefixes {
         Some(RestartPrefixes {
             common: first[..shared].into(),
             words: words.into_boxed_slice(),
+            internal,
         })
     }
 
@@ -106,7 +113,9 @@ impl RestartPrefixes {
     /// above. None when `order` is not the one the aid stands for.
     #[inline]
     pub(crate) fn narrow(&self, order: &KeyOrder, target: &[u8]) -> Option<(usize, usize)> {
-        bytewise_keys(order)?;
+        if bytewise_keys(order)? != self.internal {
+            return None;
+        }
         let t = user_key(target);
         let last = self.words.len().checked_sub(1)?;
         let l = self.common.len();
@@ -119,7 +128,7 @@ impl RestartPrefixes {
         }
         let tw = word(&t[l..]);
         let lo = self.words.partition_point(|&w| w < tw);
-        let hi = lo + self.words[lo..].iter().take_while(|&&w| w == tw).count();
+        let hi = self.words.partition_point(|&w| w <= tw);
         let left = lo.saturating_sub(1);
         Some((left, hi.saturating_sub(1).max(left)))
     }
@@ -300,5 +309,15 @@ mod tests {
         let p = RestartPrefixes::build(&block, layout).expect("two restarts");
         assert_eq!(p.len(), 2);
         assert_eq!(p.heap_size(), 16, "no common prefix, two words");
+        let t = [b"a".as_slice(), &[0u8; 8]].concat();
+        assert!(
+            p.narrow(&users, &t).is_some(),
+            "the order it was built under"
+        );
+        let internal = KeyOrder::Internal(bytewise());
+        assert!(
+            p.narrow(&internal, &t).is_none(),
+            "user-key words mean nothing there"
+        );
     }
 }
