@@ -40,8 +40,7 @@
 //! groups took under `MAX_POLLED_GROUP`, a waiting writer first spins on its `signalled`
 //! flag for about `MAX_POLL`, as RocksDB's writers do, and only then sleeps. At most
 //! `max_pollers` writers (half the CPUs rounded down, at most `MAX_POLLERS`; none on one
-//! CPU) spin at once, so the others
-//! leave the CPUs to the leader and to background work. Spinning, not `sched_yield`: a
+//! CPU) spin at once, so the others leave the CPUs to the leader and to background work. Spinning, not `sched_yield`: a
 //! yielding thread stays runnable and, beside busy reader threads, got the CPU back only
 //! after their time slice, where a woken sleeper preempts them (measured: Kommander's mixed
 //! shape lost a third with yields, and gained with spins).
@@ -163,9 +162,7 @@ impl WriteQueue {
             closed_wals: Mutex::new(Vec::new()),
         }
     }
-}
 
-impl WriteQueue {
     /// Claims a polling place; false when `max_pollers` writers poll already.
     fn try_start_polling(&self) -> bool {
         self.pollers
@@ -561,19 +558,16 @@ impl Writer {
     /// Polls for the signal, without the queue lock, for at most `MAX_POLL`: spinning, not
     /// yielding (see "Waiting").
     fn poll_signal(&self) {
-        for _ in 0..SPINS {
-            if self.signalled.load(Ordering::Acquire) {
-                return;
-            }
-            std::hint::spin_loop();
-        }
         let deadline = Instant::now() + MAX_POLL;
-        while Instant::now() < deadline {
+        loop {
             for _ in 0..SPINS {
                 if self.signalled.load(Ordering::Acquire) {
                     return;
                 }
                 std::hint::spin_loop();
+            }
+            if Instant::now() >= deadline {
+                return;
             }
         }
     }

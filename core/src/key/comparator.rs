@@ -24,6 +24,18 @@ pub trait Comparator: Send + Sync {
     fn find_short_successor(&self, _key: &mut Vec<u8>) {}
 }
 
+/// The first 8 bytes of `bytes` (fewer are zero-padded) as a big-endian word: words compare
+/// as the bytewise order compares those bytes, except that a string and its extension by
+/// zero bytes compare equal. Used to compare keys a word at a time (the memtable's nodes, an
+/// index block's restart prefixes).
+#[inline]
+pub fn bytewise_word(bytes: &[u8]) -> u64 {
+    let mut w = [0u8; 8];
+    let n = bytes.len().min(8);
+    w[..n].copy_from_slice(&bytes[..n]);
+    u64::from_be_bytes(w)
+}
+
 /// RocksDB's default comparator: lexicographic bytes.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct BytewiseComparator;

@@ -51,6 +51,7 @@ use parking_lot::Mutex;
 
 use super::arena::{load, Arena, ArenaWriter, WordRef};
 use crate::error::{Error, Result};
+use crate::key::comparator::bytewise_word;
 use crate::key::Comparator;
 
 /// The tallest tower.
@@ -98,10 +99,10 @@ impl<'a> Probe<'a> {
         };
         if words <= INLINE_WORDS {
             for (w, chunk) in p.inline.iter_mut().zip(ukey.chunks(8)) {
-                *w = key_word(chunk);
+                *w = bytewise_word(chunk);
             }
         } else {
-            p.heap = ukey.chunks(8).map(key_word).collect();
+            p.heap = ukey.chunks(8).map(bytewise_word).collect();
         }
         p
     }
@@ -122,14 +123,6 @@ impl<'a> Probe<'a> {
             &self.heap
         }
     }
-}
-
-/// Up to 8 key bytes as a big-endian word, zero-padded.
-#[inline]
-fn key_word(chunk: &[u8]) -> u64 {
-    let mut b = [0u8; 8];
-    b[..chunk.len()].copy_from_slice(chunk);
-    u64::from_be_bytes(b)
 }
 
 /// Up to 8 value bytes as a little-endian word, zero-padded.
@@ -503,7 +496,7 @@ impl SkipList {
         store(at + LENS, u64::from(klen) | u64::from(vlen) << 32);
         store(at + TRAILER, trailer);
         for (i, chunk) in ukey.chunks(8).enumerate() {
-            store(at + KEY + i, key_word(chunk));
+            store(at + KEY + i, bytewise_word(chunk));
         }
         store(at + KEY + key_words, value_ref);
         if h > self.height.load(AtomicOrdering::Relaxed) {

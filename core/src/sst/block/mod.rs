@@ -96,9 +96,7 @@ impl Block {
     /// The block's restart prefixes, when it has them.
     #[inline]
     pub(crate) fn restart_prefixes(&self) -> Option<&RestartPrefixes> {
-        self.prefixes
-            .as_deref()
-            .filter(|p| p.len() == self.num_restarts)
+        self.prefixes.as_deref()
     }
 
     /// Heap bytes held besides the block's contents (the restart prefixes).

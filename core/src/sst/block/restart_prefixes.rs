@@ -30,6 +30,7 @@
 use super::cursor::{restart_key, Layout};
 use super::iter::KeyOrder;
 use super::Block;
+use crate::key::comparator::bytewise_word;
 use crate::key::internal_key::user_key;
 
 /// Per restart point of one block, the 8 user-key bytes after the shared prefix.
@@ -37,21 +38,12 @@ use crate::key::internal_key::user_key;
 pub(crate) struct RestartPrefixes {
     /// The bytes every user key of the block starts with.
     common: Box<[u8]>,
-    /// Restart `i`'s user key bytes `common.len()..common.len() + 8`, as [`word`].
+    /// Restart `i`'s user key bytes `common.len()..common.len() + 8`, as a
+    /// [`bytewise_word`](crate::key::comparator::bytewise_word).
     words: Box<[u64]>,
     /// Whether the stored keys are internal keys (a trailer follows the user key) or user
     /// keys: the order the words were taken under.
     internal: bool,
-}
-
-/// Up to 8 bytes as a big-endian word, zero-padded: words compare as the byte strings do,
-/// except that a string and its extension by zero bytes compare equal.
-#[inline]
-fn word(bytes: &[u8]) -> u64 {
-    let mut w = [0u8; 8];
-    let n = bytes.len().min(8);
-    w[..n].copy_from_slice(&bytes[..n]);
-    u64::from_be_bytes(w)
 }
 
 /// Whether `order` compares user keys bytewise (the case the words stand for), and whether
@@ -88,7 +80,7 @@ impl RestartPrefixes {
         let mut words = Vec::with_capacity(n);
         for i in 0..n {
             let k = user_at(i)?;
-            words.push(word(k.get(shared..).unwrap_or(&[])));
+            words.push(bytewise_word(k.get(shared..).unwrap_or(&[])));
         }
         Some(RestartPrefixes {
             common: first[..shared].into(),
@@ -100,11 +92,6 @@ impl RestartPrefixes {
     /// The heap bytes the aid takes (for the block's cache charge).
     pub(crate) fn heap_size(&self) -> usize {
         self.common.len() + 8 * self.words.len()
-    }
-
-    /// The number of restart points it describes.
-    pub(crate) fn len(&self) -> usize {
-        self.words.len()
     }
 
     /// For a seek of `target` (an internal key) under `order`, the range `[left, right]` of
@@ -126,7 +113,7 @@ impl RestartPrefixes {
             std::cmp::Ordering::Equal if t.len() < l => return Some((0, 0)),
             std::cmp::Ordering::Equal => {}
         }
-        let tw = word(&t[l..]);
+        let tw = bytewise_word(&t[l..]);
         let lo = self.words.partition_point(|&w| w < tw);
         let hi = self.words.partition_point(|&w| w <= tw);
         let left = lo.saturating_sub(1);
@@ -265,15 +252,19 @@ mod tests {
 
     #[test]
     fn words_order_as_bytes_up_to_zero_padding() {
-        assert!(word(b"a") < word(b"b"));
-        assert!(word(b"ab") > word(b"a"));
+        assert!(bytewise_word(b"a") < bytewise_word(b"b"));
+        assert!(bytewise_word(b"ab") > bytewise_word(b"a"));
         assert_eq!(
-            word(b"a"),
-            word(b"a\0"),
+            bytewise_word(b"a"),
+            bytewise_word(b"a\0"),
             "zero padding leaves these to the key search"
         );
-        assert_eq!(word(b"abcdefgh"), word(b"abcdefghZ"), "only 8 bytes count");
-        assert!(word(&[0xff]) > word(&[0x7f, 0xff, 0xff]));
+        assert_eq!(
+            bytewise_word(b"abcdefgh"),
+            bytewise_word(b"abcdefghZ"),
+            "only 8 bytes count"
+        );
+        assert!(bytewise_word(&[0xff]) > bytewise_word(&[0x7f, 0xff, 0xff]));
     }
 
     #[test]
@@ -307,7 +298,7 @@ mod tests {
             "one restart"
         );
         let p = RestartPrefixes::build(&block, layout).expect("two restarts");
-        assert_eq!(p.len(), 2);
+        assert_eq!(p.words.len(), 2);
         assert_eq!(p.heap_size(), 16, "no common prefix, two words");
         let t = [b"a".as_slice(), &[0u8; 8]].concat();
         assert!(
