@@ -3,12 +3,10 @@
 //! priority pools (see `lru.rs` for the design). Read and write paths; every method runs
 //! under the shard's mutex.
 
-use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
-
 use parking_lot::Mutex;
 
-use super::lru::{CacheKey, CacheStats, CacheValue, KeyHasher, Priority};
+use super::lru::{CacheKey, CacheStats, CacheValue, Priority};
+use super::lru_table::{EntryTable, TableEntry};
 
 pub(super) struct Shard {
     pub(super) state: Mutex<ShardState>,
@@ -56,7 +54,7 @@ impl Node {
 
 /// One shard. Everything is guarded by `Shard::state`.
 pub(super) struct ShardState {
-    pub(super) table: HashMap<CacheKey, u32, BuildHasherDefault<KeyHasher>>,
+    pub(super) table: EntryTable,
     /// Slab of entries; `nodes[HEAD]` is the LRU list's sentinel: `nodes[HEAD].next` is the
     /// coldest entry, `nodes[HEAD].prev` the hottest.
     nodes: Vec<Node>,
@@ -84,7 +82,7 @@ pub(super) struct ShardState {
 impl ShardState {
     pub(super) fn new(capacity: usize, strict: bool, high_ratio: f64, low_ratio: f64) -> Self {
         let mut state = ShardState {
-            table: HashMap::default(),
+            table: EntryTable::new(),
             nodes: vec![Node::sentinel()],
             free_slots: Vec::new(),
             low_pri: HEAD,
@@ -156,7 +154,20 @@ impl ShardState {
         });
         self.usage += charge;
         self.stats.inserts += 1;
-        if let Some(old) = self.table.insert(key, slot) {
+        let entry = TableEntry {
+            slot,
+            value: std::sync::Arc::clone(
+                self.node(slot)
+                    .value
+                    .as_ref()
+                    .expect("a new node is expected to hold its value"),
+            ),
+        };
+        let nodes = &self.nodes;
+        let replaced = self
+            .table
+            .insert(key.hash64(), entry, |s| nodes[s as usize].key == key);
+        if let Some(TableEntry { slot: old, .. }) = replaced {
             let node = self.node_mut(old);
             node.in_cache = false;
             if node.refs == 0 {
@@ -172,10 +183,15 @@ impl ShardState {
     }
 
     pub(super) fn lookup(&mut self, key: &CacheKey) -> Option<(u32, CacheValue, usize)> {
-        let Some(&slot) = self.table.get(key) else {
+        let nodes = &self.nodes;
+        let Some(entry) = self
+            .table
+            .get(key.hash64(), |s| nodes[s as usize].key == *key)
+        else {
             self.stats.misses += 1;
             return None;
         };
+        let (slot, value) = (entry.slot, std::sync::Arc::clone(&entry.value));
         self.stats.hits += 1;
         if self.node(slot).refs == 0 {
             self.lru_remove(slot);
@@ -183,10 +199,6 @@ impl ShardState {
         let node = self.node_mut(slot);
         node.refs += 1;
         node.has_hit = true;
-        let value = node
-            .value
-            .clone()
-            .expect("an entry in the table is expected to hold its value");
         Some((slot, value, node.charge))
     }
 
@@ -205,7 +217,7 @@ impl ShardState {
         if in_cache {
             if self.usage > self.capacity || erase_if_last {
                 self.node_mut(slot).in_cache = false;
-                self.table.remove(&key);
+                self.remove_from_table(&key);
             } else {
                 self.lru_insert(slot);
                 return None;
@@ -216,7 +228,7 @@ impl ShardState {
     }
 
     pub(super) fn erase(&mut self, key: &CacheKey) -> Option<CacheValue> {
-        let slot = self.table.remove(key)?;
+        let slot = self.remove_from_table(key)?.slot;
         let node = self.node_mut(slot);
         node.in_cache = false;
         if node.refs > 0 {
@@ -255,9 +267,16 @@ impl ShardState {
         let node = self.node_mut(slot);
         node.in_cache = false;
         let (key, charge) = (node.key, node.charge);
-        self.table.remove(&key);
+        self.remove_from_table(&key);
         self.usage -= charge;
         garbage.extend(self.free(slot));
+    }
+
+    /// Takes `key`'s entry out of the table (its node keeps the value alive).
+    fn remove_from_table(&mut self, key: &CacheKey) -> Option<TableEntry> {
+        let nodes = &self.nodes;
+        self.table
+            .remove(key.hash64(), |s| nodes[s as usize].key == *key)
     }
 
     fn alloc(&mut self, node: Node) -> u32 {
@@ -425,9 +444,12 @@ impl ShardState {
         );
         assert!(low <= self.low_pri_pool_capacity, "low pool over its share");
         // The table points at cached entries under their own keys.
-        for (key, &slot) in &self.table {
-            let n = self.node(slot);
-            assert!(n.in_cache && n.value.is_some() && n.key == *key);
+        // and hold the node's own value.
+        for (hash, entry) in self.table.iter() {
+            let n = self.node(entry.slot);
+            assert!(n.in_cache && n.key.hash64() == hash);
+            let node_value = n.value.as_ref().expect("a cached node holds its value");
+            assert!(std::sync::Arc::ptr_eq(node_value, &entry.value));
         }
         let cached = self.nodes.iter().filter(|n| n.in_cache).count();
         assert_eq!(cached, self.table.len());

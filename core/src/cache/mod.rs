@@ -11,6 +11,7 @@
 
 pub mod lru;
 mod lru_shard;
+mod lru_table;
 pub mod write_buffer_manager;
 
 pub use lru::{CacheKey, CacheStats, Handle, LruCache, Priority};

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-//! Small shared pieces: integer coding, masked crc32c, seeded randomness, the write pacer.
+//! Small shared pieces: integer coding, masked crc32c, seeded randomness, the write pacer,
+//! huge-page word buffers.
 
 pub mod coding;
 pub mod crc;
+pub mod huge_pages;
 pub mod rate_limiter;

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: Apache-2.0
+//! Zeroed word buffers for large, randomly accessed memory (the memtable arena's blocks),
+//! backed by transparent huge pages where the kernel offers them.
+//!
+//! # Why
+//!
+//! A memtable search visits a few dozen nodes scattered over tens of MiB. Measured on the
+//! 2-CPU VMs this project runs on (a C pointer chase over a 32 MiB buffer): 310 ns a hop
+//! with 4 KiB pages, 228 ns with 2 MiB pages; over 128 MiB, 433 against 235 ns. Under a
+//! hypervisor a TLB miss costs a two-dimensional page walk, so most of a cache miss's price
+//! there is the walk, which a huge page removes.
+//!
+//! Debian and most distributions set `transparent_hugepage/enabled` to `madvise`: only
+//! memory that asks with `madvise(MADV_HUGEPAGE)` gets huge pages, and only in 2 MiB
+//! ranges aligned to 2 MiB. The allocator's memory is neither, so a buffer here is its own
+//! anonymous mapping, trimmed to a 2 MiB boundary and advised. Where the kernel has no THP
+//! the advice fails harmlessly and the buffer is an ordinary mapping.
+//!
+//! Buffers smaller than a huge page, or whose mapping fails, come from the heap instead, so
+//! `ZeroedWords::new` never fails for lack of a mapping.
+//!
+//! One of the modules of `core` with `unsafe` code (see UNSAFE.md): `mmap`, `madvise` and
+//! `munmap` of a mapping this type owns, and the slice over it.
+#![expect(
+    unsafe_code,
+    reason = "anonymous mappings with madvise are only available from libc"
+)]
+
+use std::ptr::NonNull;
+use std::sync::atomic::AtomicU64;
+
+/// The x86-64 and aarch64 (4 KiB base pages) PMD huge page size.
+pub const HUGE_PAGE_BYTES: usize = 2 << 20;
+
+/// A zero-filled, fixed-length buffer of atomic words.
+pub struct ZeroedWords {
+    inner: Inner,
+}
+
+enum Inner {
+    Heap(Box<[AtomicU64]>),
+    /// `words` words at `ptr`, a mapping of exactly `words * 8` bytes that this value owns.
+    Mapped {
+        ptr: NonNull<AtomicU64>,
+        words: usize,
+    },
+}
+
+// SAFETY: the mapping is owned by this value alone and holds only `AtomicU64`s, which are
+// `Send` and `Sync`; no thread-affine state is involved.
+unsafe impl Send for ZeroedWords {}
+// SAFETY: shared access hands out `&[AtomicU64]`, which is safe to use from any thread.
+unsafe impl Sync for ZeroedWords {}
+
+impl std::fmt::Debug for ZeroedWords {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ZeroedWords")
+            .field("words", &self.len())
+            .field("huge", &self.is_mapped())
+            .finish()
+    }
+}
+
+impl ZeroedWords {
+    /// `words` zeroed words. A size that is a whole number of huge pages gets its own
+    /// advised mapping (its pages are zeroed by the kernel as they are first touched); any
+    /// other size, or a failed mapping, is a heap buffer zeroed here.
+    pub fn new(words: usize) -> Self {
+        let bytes = words.saturating_mul(8);
+        if bytes >= HUGE_PAGE_BYTES && bytes.is_multiple_of(HUGE_PAGE_BYTES) {
+            if let Some(ptr) = map_huge(bytes) {
+                return ZeroedWords {
+                    inner: Inner::Mapped { ptr, words },
+                };
+            }
+        }
+        ZeroedWords {
+            inner: Inner::Heap((0..words).map(|_| AtomicU64::new(0)).collect()),
+        }
+    }
+
+    /// Whether the buffer is its own (huge-page advised) mapping.
+    pub fn is_mapped(&self) -> bool {
+        matches!(self.inner, Inner::Mapped { .. })
+    }
+}
+
+impl std::ops::Deref for ZeroedWords {
+    type Target = [AtomicU64];
+
+    #[inline]
+    fn deref(&self) -> &[AtomicU64] {
+        match &self.inner {
+            Inner::Heap(b) => b,
+            // SAFETY: `ptr` is the start of a live, readable and writable mapping of
+            // `words * 8` bytes, 2 MiB aligned (so aligned for AtomicU64), zero-initialized
+            // by the kernel (a valid AtomicU64 is any bit pattern), owned by `self` and
+            // unmapped only in `drop`, after every borrow of `self` has ended. AtomicU64
+            // allows mutation through shared references, so aliasing `&` slices is sound.
+            Inner::Mapped { ptr, words } => unsafe {
+                std::slice::from_raw_parts(ptr.as_ptr(), *words)
+            },
+        }
+    }
+}
+
+impl Drop for ZeroedWords {
+    fn drop(&mut self) {
+        if let Inner::Mapped { ptr, words } = self.inner {
+            // SAFETY: the range is exactly the mapping `map_huge` returned for this value,
+            // and no reference into it outlives `self`.
+            unsafe {
+                libc::munmap(ptr.as_ptr().cast(), words * 8);
+            }
+        }
+    }
+}
+
+/// Maps `bytes` (a multiple of [`HUGE_PAGE_BYTES`]) of anonymous memory at a 2 MiB boundary
+/// and advises huge pages for it; `None` if the kernel refuses the mapping.
+fn map_huge(bytes: usize) -> Option<NonNull<AtomicU64>> {
+    let span = bytes.checked_add(HUGE_PAGE_BYTES)?;
+    // SAFETY: a fresh private anonymous mapping at an address of the kernel's choosing; no
+    // existing memory is affected.
+    let base = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            span,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        )
+    };
+    if base == libc::MAP_FAILED {
+        return None;
+    }
+    let start = base as usize;
+    let aligned = start.next_multiple_of(HUGE_PAGE_BYTES);
+    let head = aligned - start;
+    let tail = span - head - bytes;
+    // Give back the parts before the boundary and after the buffer (page-aligned: mmap
+    // returns page-aligned addresses and every length here is a multiple of the page size).
+    if head > 0 {
+        // SAFETY: `[start, start + head)` is the front of the mapping made above, unused.
+        unsafe {
+            libc::munmap(base, head);
+        }
+    }
+    if tail > 0 {
+        // SAFETY: `[aligned + bytes, aligned + bytes + tail)` is the end of the same
+        // mapping, unused.
+        unsafe {
+            libc::munmap((aligned + bytes) as *mut libc::c_void, tail);
+        }
+    }
+    // SAFETY: `[aligned, aligned + bytes)` is ours and still mapped; advice changes no
+    // contents, and an error (no THP in this kernel) leaves an ordinary mapping.
+    unsafe {
+        libc::madvise(aligned as *mut libc::c_void, bytes, libc::MADV_HUGEPAGE);
+    }
+    NonNull::new(aligned as *mut AtomicU64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::Ordering;
+
+    #[test]
+    fn small_buffers_come_from_the_heap_and_are_zeroed() {
+        let w = ZeroedWords::new(1000);
+        assert!(!w.is_mapped());
+        assert_eq!(w.len(), 1000);
+        assert!(w.iter().all(|x| x.load(Ordering::Relaxed) == 0));
+    }
+
+    #[test]
+    fn whole_huge_pages_are_an_aligned_mapping_that_reads_back_what_was_written() {
+        let words = 2 * HUGE_PAGE_BYTES / 8;
+        let w = ZeroedWords::new(words);
+        assert!(w.is_mapped(), "this test machine maps anonymous memory");
+        assert_eq!(w.len(), words);
+        assert_eq!(w.as_ptr() as usize % HUGE_PAGE_BYTES, 0);
+        assert_eq!(w[words - 1].load(Ordering::Relaxed), 0);
+        for (i, x) in w.iter().enumerate().step_by(4096) {
+            x.store(i as u64 + 1, Ordering::Relaxed);
+        }
+        let sum: u64 = w.iter().map(|x| x.load(Ordering::Relaxed)).sum();
+        let expected: u64 = (0..words).step_by(4096).map(|i| i as u64 + 1).sum();
+        assert_eq!(sum, expected);
+        // Shared across threads like the arena's blocks are.
+        let w = std::sync::Arc::new(w);
+        let w2 = std::sync::Arc::clone(&w);
+        std::thread::spawn(move || w2[7].store(5, Ordering::Relaxed))
+            .join()
+            .expect("thread");
+        assert_eq!(w[7].load(Ordering::Relaxed), 5);
+    }
+
+    #[test]
+    fn odd_sizes_above_a_huge_page_use_the_heap() {
+        let w = ZeroedWords::new(HUGE_PAGE_BYTES / 8 + 1);
+        assert!(!w.is_mapped());
+        assert_eq!(w.len(), HUGE_PAGE_BYTES / 8 + 1);
+    }
+}
