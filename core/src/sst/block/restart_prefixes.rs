@@ -114,11 +114,39 @@ impl RestartPrefixes {
             std::cmp::Ordering::Equal => {}
         }
         let tw = bytewise_word(&t[l..]);
-        let lo = self.words.partition_point(|&w| w < tw);
-        let hi = self.words.partition_point(|&w| w <= tw);
+        let lo = partition_point_looking_ahead(&self.words, |w| w < tw);
+        let hi = partition_point_looking_ahead(&self.words, |w| w <= tw);
         let left = lo.saturating_sub(1);
         Some((left, hi.saturating_sub(1).max(left)))
     }
+}
+
+/// `words.partition_point(pred)` (`pred` true on a prefix of `words`), a binary search that
+/// loads both midpoints the next step may compare while it compares this step's, so that on
+/// a large index the cache misses of consecutive steps overlap instead of queueing.
+#[inline]
+fn partition_point_looking_ahead(words: &[u64], pred: impl Fn(u64) -> bool) -> usize {
+    let (mut base, mut size) = (0usize, words.len());
+    while size > 1 {
+        let half = size / 2;
+        let next_half = (size - half) / 2;
+        // Both lie inside `base..base + size`: next_half <= half and half + next_half < size.
+        if let (Some(&a), Some(&b)) = (
+            words.get(base + next_half),
+            words.get(base + half + next_half),
+        ) {
+            std::hint::black_box((a, b));
+        }
+        let mid = base + half;
+        // A select, not a branch (unpredictable by nature).
+        base = if words.get(mid).is_some_and(|&w| pred(w)) {
+            mid
+        } else {
+            base
+        };
+        size -= half;
+    }
+    base + usize::from(words.get(base).is_some_and(|&w| pred(w)))
 }
 
 #[cfg(test)]
@@ -135,6 +163,24 @@ mod tests {
     };
     use crate::sst::block::cursor::BlockCursor;
     use crate::sst::block::BlockBuilder;
+
+    proptest! {
+        #[test]
+        fn the_look_ahead_search_lands_where_partition_point_does(
+            mut words in prop::collection::vec(0u64..40, 0..300),
+            t in 0u64..45,
+        ) {
+            words.sort_unstable();
+            prop_assert_eq!(
+                partition_point_looking_ahead(&words, |w| w < t),
+                words.partition_point(|&w| w < t)
+            );
+            prop_assert_eq!(
+                partition_point_looking_ahead(&words, |w| w <= t),
+                words.partition_point(|&w| w <= t)
+            );
+        }
+    }
 
     fn bytewise() -> InternalKeyComparator {
         InternalKeyComparator::new(Arc::new(BytewiseComparator))
