@@ -69,8 +69,6 @@ pub const CACHE_FULL_MESSAGE: &str = "Insert failed due to LRU cache being full.
 /// Shards are at least this big when `num_shard_bits` is chosen automatically (RocksDB's
 /// `GetDefaultCacheShardBits`).
 const MIN_SHARD_SIZE: usize = 512 * 1024;
-/// Slots of a new shard's hash table in RocksDB (`LRUHandleTable`'s starting length, 2^4).
-const MIN_TABLE_SLOTS: usize = 16;
 /// The automatic choice never exceeds this many shard bits.
 const MAX_AUTO_SHARD_BITS: u32 = 6;
 /// RocksDB refuses this many shard bits or more.
@@ -476,13 +474,13 @@ impl LruCache {
         self.shards.iter().map(|s| s.state.lock().table.len()).sum()
     }
 
-    /// Sum of the shards' hash table capacities (RocksDB's `GetTableAddressCount`). A shard
-    /// counts at least the 16 slots RocksDB's LRU handle table starts with, so an empty
-    /// cache reports what RocksDB's does rather than 0.
+    /// Sum of the shards' hash table buckets (RocksDB's `GetTableAddressCount`). A shard's
+    /// table starts with the 16 slots RocksDB's LRU handle table starts with, so an empty
+    /// cache reports what RocksDB's does; a used one reports at least twice its entries.
     pub fn table_address_count(&self) -> usize {
         self.shards
             .iter()
-            .map(|s| s.state.lock().table.capacity().max(MIN_TABLE_SLOTS))
+            .map(|s| s.state.lock().table.capacity())
             .sum()
     }
 

@@ -443,11 +443,12 @@ impl ShardState {
             "high pool over its share"
         );
         assert!(low <= self.low_pri_pool_capacity, "low pool over its share");
-        // The table points at cached entries under their own keys.
-        // and hold the node's own value.
+        // The table points at cached entries under their own keys' hashes, holds the
+        // node's own value, and finds each entry from its home bucket.
         for (hash, entry) in self.table.iter() {
             let n = self.node(entry.slot);
             assert!(n.in_cache && n.key.hash64() == hash);
+            assert!(self.table.get(hash, |s| s == entry.slot).is_some());
             let node_value = n.value.as_ref().expect("a cached node holds its value");
             assert!(std::sync::Arc::ptr_eq(node_value, &entry.value));
         }

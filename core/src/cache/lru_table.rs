@@ -33,7 +33,10 @@ pub(super) struct TableEntry {
     pub(super) value: CacheValue,
 }
 
+/// Aligned to its size, so that no bucket straddles two cache lines (the allocator only
+/// promises 16 bytes).
 #[derive(Default)]
+#[repr(align(32))]
 struct Bucket {
     hash: u64,
     /// `None` when the bucket is free.
@@ -57,7 +60,7 @@ impl EntryTable {
         self.len
     }
 
-    /// The number of buckets.
+    /// The number of buckets: at least twice the entries. The table never shrinks.
     pub(super) fn capacity(&self) -> usize {
         self.buckets.len()
     }
@@ -67,18 +70,27 @@ impl EntryTable {
     }
 
     /// The bucket that holds the entry `matches` accepts among those with `hash`, if any.
-    fn find(&self, hash: u64, mut matches: impl FnMut(u32) -> bool) -> Option<usize> {
+    /// With `touch_value`, each candidate's value is loaded before `matches` runs (for
+    /// `get`, whose caller reads the value next).
+    fn find(
+        &self,
+        hash: u64,
+        touch_value: bool,
+        mut matches: impl FnMut(u32) -> bool,
+    ) -> Option<usize> {
         let mask = self.mask();
         let mut i = hash as usize & mask;
         loop {
             let b = &self.buckets[i];
             let entry = b.entry.as_ref()?;
             if b.hash == hash {
-                // A plain load of the value's reference count, before `matches` loads the
-                // node: the two cache misses overlap, and the caller's increment of the
-                // count (a locked instruction, which waits for every load before it) then
-                // finds the line in cache.
-                std::hint::black_box(std::sync::Arc::strong_count(&entry.value));
+                if touch_value {
+                    // A plain load of the value's reference count, before `matches` loads
+                    // the node: the two cache misses overlap, and the caller's increment of
+                    // the count (a locked instruction, which waits for every load before
+                    // it) then finds the line in cache.
+                    std::hint::black_box(std::sync::Arc::strong_count(&entry.value));
+                }
                 if matches(entry.slot) {
                     return Some(i);
                 }
@@ -88,7 +100,7 @@ impl EntryTable {
     }
 
     pub(super) fn get(&self, hash: u64, matches: impl FnMut(u32) -> bool) -> Option<&TableEntry> {
-        let i = self.find(hash, matches)?;
+        let i = self.find(hash, true, matches)?;
         self.buckets[i].entry.as_ref()
     }
 
@@ -99,7 +111,7 @@ impl EntryTable {
         entry: TableEntry,
         matches: impl FnMut(u32) -> bool,
     ) -> Option<TableEntry> {
-        if let Some(i) = self.find(hash, matches) {
+        if let Some(i) = self.find(hash, false, matches) {
             return self.buckets[i].entry.replace(entry);
         }
         if (self.len + 1) * 2 > self.buckets.len() {
@@ -116,7 +128,7 @@ impl EntryTable {
         hash: u64,
         matches: impl FnMut(u32) -> bool,
     ) -> Option<TableEntry> {
-        let mut hole = self.find(hash, matches)?;
+        let mut hole = self.find(hash, false, matches)?;
         let removed = self.buckets[hole].entry.take();
         self.len -= 1;
         // Backward shift: move each later entry of the run into the hole if its home bucket

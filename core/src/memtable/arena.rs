@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //! The memtable's storage: an append-only arena of 64-bit words that one writer fills and any
-//! number of readers read at the same time, without locks and without unsafe code.
+//! number of readers read at the same time, without locks and without unsafe code of its own
+//! (large blocks come from `util::huge_pages`, which has the one `unsafe` it takes).
 //!
 //! # Design
 //!
@@ -17,17 +18,22 @@
 //! few KiB, and double up to [`MAX_BLOCK_WORDS`] (2 MiB, one huge page); after every
 //! [`BLOCKS_PER_DOUBLING`] standard blocks the size doubles again, [`MAX_DOUBLINGS`] times at
 //! most (8 MiB blocks), so the directory below (131,072 blocks) runs out only past some
-//! 64 GiB of entries, whatever their sizes. A node larger than [`LARGE_NODE_WORDS`] (128 KiB)
+//! 16 GiB of entries, whatever their sizes (the worst case: every block a large node just
+//! over 128 KiB). A node larger than [`LARGE_NODE_WORDS`] (128 KiB)
 //! gets a block of its own size; it takes a directory slot but does not count towards the
 //! doublings.
 //!
 //! Blocks of whole huge pages (every standard block from the 2 MiB one on, so everything
-//! past a memtable's first 2 MiB) are mappings advised for transparent huge pages
+//! past a writer stream's first 2 MiB: nodes and values ramp up apart, so about 4 MiB of a
+//! memtable) are mappings advised for transparent huge pages
 //! (`util::huge_pages`): an insert or a get visits a few dozen nodes spread over the
 //! memtable, and with 4 KiB pages each visit was a TLB miss as well as a cache miss. With
 //! 2 MiB pages, the driver's fillrandom (1M keys, 4 runs, median) went from 130k to 136k
-//! puts/s and from 8.7 to 8.2 µs of CPU per put. The unused tail of a block (a node that did not fit) is the only
-//! waste; the writer counts it (`ArenaWriter::take_wasted`), so that the memtable's reported
+//! puts/s and from 8.7 to 8.2 µs of CPU per put. A mapped block is backed 2 MiB at a time as
+//! the writer reaches it, so a memtable's resident memory can exceed its used words by up to
+//! 2 MiB per stream.
+//!
+//! The unused tail of a block (a node that did not fit) is the only waste; the writer counts it (`ArenaWriter::take_wasted`), so that the memtable's reported
 //! usage includes it.
 //!
 //! Blocks live in a two-level directory of `OnceLock`s (a block is created once, by the
@@ -154,7 +160,7 @@ impl Arena {
     /// they are in (the words are `block[offset..offset + n]`).
     ///
     /// # Errors
-    /// Aborted when the directory is full (some 2^42 words: memory runs out first) or `n`
+    /// Aborted when the directory is full (some 2^37 words: memory runs out first) or `n`
     /// cannot be addressed.
     pub(super) fn alloc<'a>(
         &'a self,

@@ -8,8 +8,8 @@
 //! Entries live in a skiplist of our own (`skiplist`) whose nodes are runs of words in an
 //! append-only arena (`arena`): node links, user key and trailer side by side, as in RocksDB's
 //! `InlineSkipList`, and the value in blocks of its own (so that nodes stay dense), so an
-//! insert allocates nothing from the heap (but the arena's blocks, a few hundred KiB at a
-//! time) and a search costs about one cache miss per node it visits. Ordering is the `InternalKeyComparator`'s: user key ascending by the user
+//! insert allocates nothing from the heap (but the arena's blocks, up to a few MiB at a
+//! time, past the first few MiB in transparent huge pages) and a search costs about one cache miss per node it visits. Ordering is the `InternalKeyComparator`'s: user key ascending by the user
 //! comparator, then the packed `(seq << 8) | type` trailer descending, so the newest version
 //! of a user key comes first. With the default (bytewise) comparator keys compare as whole
 //! big-endian words; any other comparator gets the key bytes.
@@ -37,7 +37,8 @@
 //! The alternative used before, `crossbeam_skiplist::SkipSet` with a heap buffer per entry,
 //! needed two allocations per insert (and as many frees at drop), epoch pinning and
 //! reference counting per step, and a pointer chase per key comparison; the arena needs none
-//! of these and no unsafe code either (the words are atomics).
+//! of these, and its only unsafe code is the mapping of its large blocks
+//! (`util::huge_pages`; the words are atomics).
 
 mod arena;
 mod iter;
@@ -131,7 +132,7 @@ impl MemTable {
     ///
     /// # Errors
     /// InvalidArgument for a key or value of 4 GiB or more (a write batch refuses those
-    /// first); Aborted when the arena cannot grow (only past 2^42 words).
+    /// first); Aborted when the arena cannot grow (only past some 2^37 words).
     pub fn add(&self, seq: SequenceNumber, t: ValueType, key: &[u8], value: &[u8]) -> Result<()> {
         let Some(bytes) = self.list.insert(key, pack_seq_and_type(seq, t), value)? else {
             return Ok(());
