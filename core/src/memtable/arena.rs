@@ -23,15 +23,16 @@
 //! gets a block of its own size; it takes a directory slot but does not count towards the
 //! doublings.
 //!
-//! Blocks of whole huge pages (every standard block from the 2 MiB one on, so everything
-//! past a writer stream's first 2 MiB: nodes and values ramp up apart, so about 4 MiB of a
-//! memtable) are mappings advised for transparent huge pages
+//! Blocks of whole huge pages (a node stream's standard blocks from the 2 MiB one on, so
+//! every node past the first 2 MiB of them) are mappings advised for transparent huge pages
 //! (`util::huge_pages`): an insert or a get visits a few dozen nodes spread over the
 //! memtable, and with 4 KiB pages each visit was a TLB miss as well as a cache miss. With
 //! 2 MiB pages, the driver's fillrandom (1M keys, 4 runs, median) went from 130k to 136k
 //! puts/s and from 8.7 to 8.2 µs of CPU per put. A mapped block is backed 2 MiB at a time as
 //! the writer reaches it, so a memtable's resident memory can exceed its used words by up to
-//! 2 MiB per stream.
+//! 2 MiB. A value stream's blocks stop at 512 KiB on the heap (`MAX_VALUE_BLOCK_WORDS`): with
+//! huge pages for values too, fillrandom's and overwrite's peak RSS rose 5 and 11 MB over
+//! RocksDB's (full-7), for reads that touch a value once.
 //!
 //! The unused tail of a block (a node that did not fit) is the only waste; the writer counts it (`ArenaWriter::take_wasted`), so that the memtable's reported
 //! usage includes it.
@@ -62,6 +63,10 @@ const MAX_BLOCK_WORDS: usize = HUGE_PAGE_BYTES / 8;
 const BLOCKS_PER_DOUBLING: u32 = 1024;
 /// ...this many times at most (8 MiB blocks).
 const MAX_DOUBLINGS: u32 = 2;
+/// A stream of values ([`ArenaWriter::for_values`]) ramps up to this size only (512 KiB),
+/// from the heap: values are read once per hit, so huge pages buy them little, and a huge
+/// page is resident whole as soon as it is touched.
+const MAX_VALUE_BLOCK_WORDS: usize = 1 << 16;
 /// A node of more words than this (128 KiB) gets a block of its own.
 const LARGE_NODE_WORDS: usize = 1 << 14;
 /// Directory fan-out: `PAGES` pages of `PAGE_BLOCKS` blocks (a page is allocated when its
@@ -76,11 +81,12 @@ fn new_block(words: usize) -> Block {
     ZeroedWords::new(words)
 }
 
-/// The size of the `b`-th standard block (large nodes' blocks not counted), in words.
-fn standard_block_words(b: u32) -> usize {
-    let ramp_steps = MAX_BLOCK_WORDS.trailing_zeros() - FIRST_BLOCK_WORDS.trailing_zeros();
+/// The size of the `b`-th standard block (large nodes' blocks not counted) of a stream whose
+/// ramp ends at `max` words, in words.
+fn standard_block_words(b: u32, max: usize) -> usize {
+    let ramp_steps = max.trailing_zeros() - FIRST_BLOCK_WORDS.trailing_zeros();
     let ramp = if b >= ramp_steps {
-        MAX_BLOCK_WORDS
+        max
     } else {
         FIRST_BLOCK_WORDS << b
     };
@@ -110,9 +116,27 @@ pub(super) struct ArenaWriter {
     standard_blocks: u32,
     /// Words left unused at the ends of abandoned blocks, not yet reported.
     wasted: usize,
+    /// A value stream: smaller blocks, never huge pages (`MAX_VALUE_BLOCK_WORDS`).
+    values: bool,
 }
 
 impl ArenaWriter {
+    /// A stream for values (see `MAX_VALUE_BLOCK_WORDS`); `default()` is one for nodes.
+    pub(super) fn for_values() -> Self {
+        ArenaWriter {
+            values: true,
+            ..ArenaWriter::default()
+        }
+    }
+
+    fn max_block_words(&self) -> usize {
+        if self.values {
+            MAX_VALUE_BLOCK_WORDS
+        } else {
+            MAX_BLOCK_WORDS
+        }
+    }
+
     /// The words wasted at block ends since the last call.
     pub(super) fn take_wasted(&mut self) -> usize {
         std::mem::take(&mut self.wasted)
@@ -188,7 +212,7 @@ impl Arena {
         let words = if large {
             off + n
         } else {
-            standard_block_words(w.standard_blocks).max(off + n)
+            standard_block_words(w.standard_blocks, w.max_block_words()).max(off + n)
         };
         if u32::try_from(words).is_err() {
             return Err(Error::aborted("memtable entry too large"));
@@ -267,24 +291,18 @@ mod tests {
 
     #[test]
     fn block_sizes_ramp_up_then_double_slowly() {
-        assert_eq!(standard_block_words(0), FIRST_BLOCK_WORDS);
-        assert_eq!(standard_block_words(1), 2 * FIRST_BLOCK_WORDS);
-        assert_eq!(standard_block_words(8), MAX_BLOCK_WORDS);
-        assert_eq!(standard_block_words(7), MAX_BLOCK_WORDS / 2);
-        assert_eq!(standard_block_words(500), MAX_BLOCK_WORDS);
-        assert_eq!(
-            standard_block_words(BLOCKS_PER_DOUBLING),
-            2 * MAX_BLOCK_WORDS
-        );
-        assert_eq!(
-            standard_block_words(60),
-            MAX_BLOCK_WORDS,
-            "no shift overflow"
-        );
-        assert_eq!(
-            standard_block_words(u32::MAX),
-            MAX_BLOCK_WORDS << MAX_DOUBLINGS
-        );
+        let m = MAX_BLOCK_WORDS;
+        assert_eq!(standard_block_words(0, m), FIRST_BLOCK_WORDS);
+        assert_eq!(standard_block_words(1, m), 2 * FIRST_BLOCK_WORDS);
+        assert_eq!(standard_block_words(8, m), m);
+        assert_eq!(standard_block_words(7, m), m / 2);
+        assert_eq!(standard_block_words(500, m), m);
+        assert_eq!(standard_block_words(BLOCKS_PER_DOUBLING, m), 2 * m);
+        assert_eq!(standard_block_words(60, m), m, "no shift overflow");
+        assert_eq!(standard_block_words(u32::MAX, m), m << MAX_DOUBLINGS);
+        let v = MAX_VALUE_BLOCK_WORDS;
+        assert_eq!(standard_block_words(6, v), v);
+        assert_eq!(standard_block_words(500, v), v);
         assert!(a_page_count_covers_the_offsets());
     }
 
@@ -321,6 +339,6 @@ mod tests {
     fn a_page_count_covers_the_offsets() -> bool {
         // Every block number the directory can hold has a size addressable by 32 bits.
         let last = u32::try_from(PAGES * PAGE_BLOCKS - 1).expect("fits");
-        standard_block_words(last) <= u32::MAX as usize
+        standard_block_words(last, MAX_BLOCK_WORDS) <= u32::MAX as usize
     }
 }

@@ -256,7 +256,7 @@ impl SkipList {
             order,
             writer: Mutex::new(Writer {
                 nodes: ArenaWriter::default(),
-                values: ArenaWriter::default(),
+                values: ArenaWriter::for_values(),
                 rng: 0x9e37_79b9_7f4a_7c15,
                 prev: [HEAD; MAX_HEIGHT],
                 next: [0; MAX_HEIGHT],
