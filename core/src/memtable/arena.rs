@@ -30,12 +30,13 @@
 //! 2 MiB pages, the driver's fillrandom (1M keys, 4 runs, median) went from 130k to 136k
 //! puts/s and from 8.7 to 8.2 µs of CPU per put. A mapped block is backed 2 MiB at a time as
 //! the writer reaches it, so a memtable's resident memory can exceed its used words by up to
-//! 2 MiB. A value stream's blocks stop at 512 KiB on the heap (`MAX_VALUE_BLOCK_WORDS`): with
-//! huge pages for values too, fillrandom's and overwrite's peak RSS rose 5 and 11 MB over
-//! RocksDB's (full-7), for reads that touch a value once.
+//! 2 MiB. A value stream's ramp ends at 512 KiB heap blocks (`MAX_VALUE_BLOCK_WORDS`; the
+//! slow doublings take them to 2 MiB, mapped, only past 1.5 GiB of values): with huge pages
+//! for values too, fillrandom's and overwrite's peak RSS rose 5 and 11 MB over RocksDB's
+//! (full-7), for reads that touch a value once.
 //!
-//! The unused tail of a block (a node that did not fit) is the only waste; the writer counts it (`ArenaWriter::take_wasted`), so that the memtable's reported
-//! usage includes it.
+//! The unused tail of a block (a node that did not fit) is the only waste; the writer counts
+//! it (`ArenaWriter::take_wasted`), so that the memtable's reported usage includes it.
 //!
 //! Blocks live in a two-level directory of `OnceLock`s (a block is created once, by the
 //! writer, before any reference into it is published), so reading a word costs two
@@ -63,8 +64,8 @@ const MAX_BLOCK_WORDS: usize = HUGE_PAGE_BYTES / 8;
 const BLOCKS_PER_DOUBLING: u32 = 1024;
 /// ...this many times at most (8 MiB blocks).
 const MAX_DOUBLINGS: u32 = 2;
-/// A stream of values ([`ArenaWriter::for_values`]) ramps up to this size only (512 KiB),
-/// from the heap: values are read once per hit, so huge pages buy them little, and a huge
+/// A stream of values ([`ArenaWriter::for_values`]) ramps up to this size only (512 KiB;
+/// the slow doublings still apply), from the heap: values are read once per hit, so huge pages buy them little, and a huge
 /// page is resident whole as soon as it is touched.
 const MAX_VALUE_BLOCK_WORDS: usize = 1 << 16;
 /// A node of more words than this (128 KiB) gets a block of its own.
@@ -116,7 +117,8 @@ pub(super) struct ArenaWriter {
     standard_blocks: u32,
     /// Words left unused at the ends of abandoned blocks, not yet reported.
     wasted: usize,
-    /// A value stream: smaller blocks, never huge pages (`MAX_VALUE_BLOCK_WORDS`).
+    /// A value stream: smaller blocks, on the heap until past 1.5 GiB of values
+    /// (`MAX_VALUE_BLOCK_WORDS`).
     values: bool,
 }
 
