@@ -52,6 +52,11 @@ impl Node {
     }
 }
 
+/// The table's key check: whether the node in a slot holds `key`.
+fn holds<'a>(nodes: &'a [Node], key: &'a CacheKey) -> impl Fn(u32) -> bool + 'a {
+    move |slot| nodes[slot as usize].key == *key
+}
+
 /// One shard. Everything is guarded by `Shard::state`.
 pub(super) struct ShardState {
     pub(super) table: EntryTable,
@@ -139,6 +144,7 @@ impl ShardState {
             garbage.push(value);
             return None;
         }
+        let table_value = std::sync::Arc::clone(&value);
         let slot = self.alloc(Node {
             key,
             value: Some(value),
@@ -156,17 +162,11 @@ impl ShardState {
         self.stats.inserts += 1;
         let entry = TableEntry {
             slot,
-            value: std::sync::Arc::clone(
-                self.node(slot)
-                    .value
-                    .as_ref()
-                    .expect("a new node is expected to hold its value"),
-            ),
+            value: table_value,
         };
-        let nodes = &self.nodes;
         let replaced = self
             .table
-            .insert(key.hash64(), entry, |s| nodes[s as usize].key == key);
+            .insert(key.hash64(), entry, holds(&self.nodes, &key));
         if let Some(TableEntry { slot: old, .. }) = replaced {
             let node = self.node_mut(old);
             node.in_cache = false;
@@ -183,11 +183,7 @@ impl ShardState {
     }
 
     pub(super) fn lookup(&mut self, key: &CacheKey) -> Option<(u32, CacheValue, usize)> {
-        let nodes = &self.nodes;
-        let Some(entry) = self
-            .table
-            .get(key.hash64(), |s| nodes[s as usize].key == *key)
-        else {
+        let Some(entry) = self.table.get(key.hash64(), holds(&self.nodes, key)) else {
             self.stats.misses += 1;
             return None;
         };
@@ -274,9 +270,7 @@ impl ShardState {
 
     /// Takes `key`'s entry out of the table (its node keeps the value alive).
     fn remove_from_table(&mut self, key: &CacheKey) -> Option<TableEntry> {
-        let nodes = &self.nodes;
-        self.table
-            .remove(key.hash64(), |s| nodes[s as usize].key == *key)
+        self.table.remove(key.hash64(), holds(&self.nodes, key))
     }
 
     fn alloc(&mut self, node: Node) -> u32 {
