@@ -92,7 +92,7 @@ fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
         10 => (proptest::collection::vec(mutation(), 1..5), any::<bool>()).prop_map(|(muts, sync)| Op::Write { muts, sync }),
         4 => (0usize..3, key()).prop_map(|(c, k)| Op::Get(c, k)),
-        1 => proptest::collection::vec((0usize..3, key()), 1..5).prop_map(Op::MultiGet),
+        1 => proptest::collection::vec((0usize..3, key()), 1..40).prop_map(Op::MultiGet),
         3 => (0usize..3, proptest::option::of(key()), proptest::option::of(key()), proptest::collection::vec(key(), 0..3))
             .prop_map(|(cf, lower, upper, seeks)| Op::Scan { cf, lower, upper, seeks }),
         1 => Just(Op::TakeSnapshot),

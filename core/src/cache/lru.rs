@@ -304,14 +304,12 @@ impl LruCache {
         let per_shard = per_shard_capacity(options.capacity, num_shards);
         let shards = (0..num_shards)
             .map(|_| {
-                Arc::new(Shard {
-                    state: Mutex::new(ShardState::new(
-                        per_shard,
-                        options.strict_capacity_limit,
-                        options.high_pri_pool_ratio,
-                        options.low_pri_pool_ratio,
-                    )),
-                })
+                Arc::new(Shard::new(ShardState::new(
+                    per_shard,
+                    options.strict_capacity_limit,
+                    options.high_pri_pool_ratio,
+                    options.low_pri_pool_ratio,
+                )))
             })
             .collect();
         LruCache {
@@ -344,10 +342,7 @@ impl LruCache {
         let shard = self.shard_for(&key);
         let pinned_value = Arc::clone(&value);
         let mut garbage = Vec::new();
-        let outcome = shard
-            .state
-            .lock()
-            .insert(key, value, charge, priority, true, &mut garbage);
+        let outcome = shard.insert(key, value, charge, priority, true, &mut garbage);
         drop(garbage);
         match outcome {
             Some(slot) => Ok(Handle {
@@ -374,10 +369,7 @@ impl LruCache {
     ) -> bool {
         let shard = self.shard_for(&key);
         let mut garbage = Vec::new();
-        let outcome = shard
-            .state
-            .lock()
-            .insert(key, value, charge, priority, false, &mut garbage);
+        let outcome = shard.insert(key, value, charge, priority, false, &mut garbage);
         drop(garbage);
         outcome.is_some()
     }
@@ -394,6 +386,14 @@ impl LruCache {
             value,
             erase_on_release: false,
         })
+    }
+
+    /// Starts loading the part of the cache a lookup of `key` reads first (a hint; see
+    /// `util::prefetch`), for a caller that looks several keys up and can do other work
+    /// while the line arrives.
+    pub fn prefetch(&self, key: &CacheKey) {
+        let hash = key.hash64();
+        self.shard_of_hash(hash).prefetch(hash);
     }
 
     /// Removes `key` from the cache. A pinned entry stays alive (and charged) until its
@@ -512,9 +512,12 @@ impl LruCache {
     }
 
     fn shard_for(&self, key: &CacheKey) -> &Arc<Shard> {
+        self.shard_of_hash(key.hash64())
+    }
+
+    fn shard_of_hash(&self, hash: u64) -> &Arc<Shard> {
         // Bits 32.. do not overlap the bits the shard's table uses at any realistic size.
-        let index = ((key.hash64() >> 32) as usize) & self.shard_mask;
-        &self.shards[index]
+        &self.shards[((hash >> 32) as usize) & self.shard_mask]
     }
 }
 

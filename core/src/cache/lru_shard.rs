@@ -3,13 +3,64 @@
 //! priority pools (see `lru.rs` for the design). Read and write paths; every method runs
 //! under the shard's mutex.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use parking_lot::Mutex;
 
 use super::lru::{CacheKey, CacheStats, CacheValue, Priority};
 use super::lru_table::{EntryTable, TableEntry};
+use crate::util::prefetch::prefetch_line;
 
 pub(super) struct Shard {
     pub(super) state: Mutex<ShardState>,
+    /// Where the table's buckets start and its bucket mask, as of the last insert: copies
+    /// read without the lock, only to prefetch a bucket (a stale copy costs a wasted load,
+    /// never a wrong answer; see `util::prefetch`).
+    bucket_base: AtomicUsize,
+    bucket_mask: AtomicUsize,
+}
+
+impl Shard {
+    pub(super) fn new(state: ShardState) -> Self {
+        let shard = Shard {
+            state: Mutex::new(state),
+            bucket_base: AtomicUsize::new(0),
+            bucket_mask: AtomicUsize::new(0),
+        };
+        shard.publish_table(&shard.state.lock());
+        shard
+    }
+
+    /// Inserts under the lock (see [`ShardState::insert`]) and republishes the table's
+    /// place, which a growth moves.
+    pub(super) fn insert(
+        &self,
+        key: CacheKey,
+        value: CacheValue,
+        charge: usize,
+        priority: Priority,
+        pin: bool,
+        garbage: &mut Vec<CacheValue>,
+    ) -> Option<u32> {
+        let mut state = self.state.lock();
+        let slot = state.insert(key, value, charge, priority, pin, garbage);
+        self.publish_table(&state);
+        slot
+    }
+
+    fn publish_table(&self, state: &ShardState) {
+        let (base, mask) = state.table.bucket_hint();
+        self.bucket_base.store(base, Ordering::Relaxed);
+        self.bucket_mask.store(mask, Ordering::Relaxed);
+    }
+
+    /// Starts loading the bucket where a lookup of `hash` begins.
+    pub(super) fn prefetch(&self, hash: u64) {
+        let base = self.bucket_base.load(Ordering::Relaxed);
+        let mask = self.bucket_mask.load(Ordering::Relaxed);
+        let at = base.wrapping_add((hash as usize & mask).wrapping_mul(EntryTable::BUCKET_BYTES));
+        prefetch_line(std::ptr::without_provenance(at));
+    }
 }
 
 /// Slot index of the LRU list's sentinel.

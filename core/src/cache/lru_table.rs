@@ -69,6 +69,15 @@ impl EntryTable {
         self.buckets.len() - 1
     }
 
+    /// The size of a bucket, for [`Self::bucket_hint`].
+    pub(super) const BUCKET_BYTES: usize = std::mem::size_of::<Bucket>();
+
+    /// The address of the first bucket and the mask that picks a hash's home bucket: enough
+    /// to prefetch the bucket a lookup of a hash reads first (valid until the table grows).
+    pub(super) fn bucket_hint(&self) -> (usize, usize) {
+        (self.buckets.as_ptr() as usize, self.mask())
+    }
+
     /// The bucket that holds the entry `matches` accepts among those with `hash`, if any.
     /// With `touch_value`, each candidate's value is loaded before `matches` runs (for
     /// `get`, whose caller reads the value next).

@@ -7,8 +7,9 @@
 //! still holds the inner state.
 //!
 //! Stages live in sibling files: `open` (open, recovery, destroy, list column families),
-//! `write` (group commit), `read` (get, multi_get, iterators, snapshots), `column_family`,
-//! `error_handler` (background errors: what they stop, recovery from a full disk).
+//! `write` (group commit), `read` (get, iterators, snapshots), `multi_get` (keys in step),
+//! `column_family`, `error_handler` (background errors: what they stop, recovery from a
+//! full disk).
 
 mod approximate;
 mod background;
@@ -19,6 +20,7 @@ mod compaction_job;
 mod error_handler;
 mod flush;
 mod flush_gc;
+mod multi_get;
 mod open;
 mod properties;
 mod read;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-//! Read path: point lookups, multi_get, iterators, snapshots and properties.
+//! Read path: point lookups, iterators, snapshots and properties (`multi_get` has its own
+//! file, `multi_get.rs`, and shares this file's per-key lookup state, [`KeyLookup`]).
 //!
 //! A read takes its view (the column family's SuperVersion: memtables and tables) first and
 //! its sequence number (the snapshot's, or `last_sequence` now) second, so that everything
@@ -14,7 +15,7 @@ use std::sync::Arc;
 
 use parking_lot::Mutex;
 
-use super::column_family::{ColumnFamilyData, ColumnFamilyHandle};
+use super::column_family::ColumnFamilyData;
 use super::super_version::SuperVersion;
 use super::table_cache::table_get;
 use super::DbInner;
@@ -28,6 +29,7 @@ use crate::merge::MERGE_FAILED_MESSAGE;
 use crate::options::ReadOptions;
 use crate::range_del::{FragmentedRangeTombstones, RangeTombstone};
 use crate::sst::block::key_buf::KeyBuf;
+use crate::sst::Table;
 use crate::version::edit::FileMetaData;
 
 /// Live snapshots: sequence number → how many snapshots hold it. Compaction (later) keeps
@@ -132,7 +134,7 @@ enum Lookup {
 }
 
 impl DbInner {
-    fn read_seq(&self, ro: &ReadOptions) -> SequenceNumber {
+    pub(super) fn read_seq(&self, ro: &ReadOptions) -> SequenceNumber {
         ro.snapshot
             .unwrap_or_else(|| self.last_sequence.load(Ordering::Acquire))
     }
@@ -156,51 +158,6 @@ impl DbInner {
                 .fetch_add(v.len() as u64, Ordering::Relaxed);
         }
         res
-    }
-
-    pub(crate) fn multi_get(
-        &self,
-        ro: &ReadOptions,
-        keys: &[(&ColumnFamilyHandle, &[u8])],
-    ) -> Vec<Result<Option<Vec<u8>>>> {
-        // One view per family and one sequence for all: take the views, then the sequence,
-        // and start again if a view changed meanwhile (a memtable switched), so that every
-        // write at or below the sequence is in the views (RocksDB's MultiGet does the same).
-        let cfds: Vec<Result<Arc<ColumnFamilyData>>> =
-            keys.iter().map(|(cf, _)| self.cfd(cf)).collect();
-        let (views, read_seq) = loop {
-            let views: Vec<Option<Arc<SuperVersion>>> = cfds
-                .iter()
-                .map(|c| c.as_ref().ok().map(|c| c.super_version()))
-                .collect();
-            let read_seq = self.read_seq(ro);
-            let unchanged = cfds.iter().zip(&views).all(|(c, v)| match (c, v) {
-                (Ok(c), Some(v)) => Arc::ptr_eq(v, &c.super_version()),
-                _ => true,
-            });
-            if unchanged || ro.snapshot.is_some() {
-                break (views, read_seq);
-            }
-            std::thread::yield_now();
-        };
-        let out: Vec<_> = keys
-            .iter()
-            .zip(cfds.into_iter().zip(views))
-            .map(|((_, key), (cfd, sv))| {
-                let cfd = cfd?;
-                let sv = sv.ok_or_else(|| Error::invalid_argument("column family view"))?;
-                self.get_in(ro, &cfd, &sv, key, read_seq)
-            })
-            .collect();
-        let found = out.iter().filter_map(|r| r.as_ref().ok()?.as_ref());
-        let (n, bytes) = found.fold((0u64, 0u64), |(n, b), v| (n + 1, b + v.len() as u64));
-        let s = &self.stats;
-        s.multiget_calls.fetch_add(1, Ordering::Relaxed);
-        s.multiget_keys_read
-            .fetch_add(keys.len() as u64, Ordering::Relaxed);
-        s.multiget_keys_found.fetch_add(n, Ordering::Relaxed);
-        s.multiget_bytes_read.fetch_add(bytes, Ordering::Relaxed);
-        out
     }
 }
 
@@ -271,7 +228,7 @@ impl DbInner {
     /// newest first, then the table files in lookup order; merge operands gather on the way.
     /// Of `ro`, it honours `fill_cache` (data blocks read from files go into the block cache
     /// only when set) and `ignore_range_deletions`, as RocksDB's Get does.
-    fn get_in(
+    pub(super) fn get_in(
         &self,
         ro: &ReadOptions,
         cfd: &ColumnFamilyData,
@@ -279,57 +236,134 @@ impl DbInner {
         key: &[u8],
         read_seq: SequenceNumber,
     ) -> Result<Option<Vec<u8>>> {
-        let covered_below = if ro.ignore_range_deletions {
-            0
-        } else {
-            self.covering_tombstone_seq(cfd, sv, key, read_seq)?
-        };
-        let mut operands: Vec<Vec<u8>> = Vec::new();
-        let mut outcome = Lookup::NotFound;
-        let mut visit = |seq: SequenceNumber, t: ValueType, value: &[u8]| -> bool {
-            if seq < covered_below {
-                outcome = Lookup::Deleted;
-                return false;
-            }
-            match t {
-                ValueType::Value => outcome = Lookup::Found(value.to_vec()),
-                ValueType::Deletion | ValueType::SingleDeletion => outcome = Lookup::Deleted,
-                ValueType::Merge => {
-                    operands.push(value.to_vec());
-                    return true;
-                }
-                other => outcome = Lookup::Unsupported(other),
-            }
-            false
-        };
-        let mut target = KeyBuf::new();
-        target.extend(key);
-        target.extend(&pack_seq_and_type(read_seq, VALUE_TYPE_FOR_SEEK).to_le_bytes());
-        let mut searching = true;
-        for mem in std::iter::once(&sv.mem).chain(sv.imms.iter()) {
-            let mut more = true;
-            mem.get(key, read_seq, &mut |s, t, v| {
-                more = visit(s, t, v);
-                more
-            });
-            if !more {
-                searching = false;
-                break;
-            }
-        }
-        if searching {
+        let mut lookup = KeyLookup::new(self, ro, cfd, sv, key, read_seq)?;
+        if lookup.search_memtables(sv) {
             for f in sv.version.files_for_key(key) {
                 if f.smallest_seqno > read_seq {
                     continue;
                 }
-                // Only a first open needs the level (an O(level 0) look).
-                let level = || usize::from(!sv.version.files(0).iter().any(|g| Arc::ptr_eq(g, f)));
-                let table = self.table_cache.table_for(f, level, &cfd.options)?;
-                if !table_get(table, key, target.as_slice(), ro.fill_cache, &mut visit)? {
+                let table = self.table_for(cfd, sv, f)?;
+                let target = lookup.target.as_slice();
+                let visit = &mut |s, t, v: &[u8]| lookup.state.visit(s, t, v);
+                if !table_get(table, key, target, ro.fill_cache, visit)? {
                     break;
                 }
             }
         }
+        lookup.finish(cfd)
+    }
+
+    /// `f`'s table for a point lookup in `sv` (opened on first use).
+    pub(super) fn table_for<'v>(
+        &self,
+        cfd: &ColumnFamilyData,
+        sv: &SuperVersion,
+        f: &'v FileMetaData,
+    ) -> Result<&'v Table> {
+        // Only a first open needs the level (an O(level 0) look).
+        let level = || usize::from(!sv.version.files(0).iter().any(|g| std::ptr::eq(&**g, f)));
+        self.table_cache.table_for(f, level, &cfd.options)
+    }
+}
+
+/// One key's lookup as of a sequence number: its lookup key, and what its newest visible
+/// entries said so far (`get` and the staged `multi_get` share it).
+pub(super) struct KeyLookup<'k> {
+    pub(super) key: &'k [u8],
+    /// `key` + `(read_seq, VALUE_TYPE_FOR_SEEK)`: where the key's visible entries start.
+    pub(super) target: KeyBuf,
+    read_seq: SequenceNumber,
+    pub(super) state: Visited,
+}
+
+/// What the entries a lookup visited say.
+pub(super) struct Visited {
+    /// Entries older than this are deleted by a range tombstone.
+    covered_below: SequenceNumber,
+    /// Merge operands, newest first.
+    operands: Vec<Vec<u8>>,
+    outcome: Lookup,
+}
+
+impl Visited {
+    /// Takes the key's next entry (newest first); false once the key is decided.
+    pub(super) fn visit(&mut self, seq: SequenceNumber, t: ValueType, value: &[u8]) -> bool {
+        if seq < self.covered_below {
+            self.outcome = Lookup::Deleted;
+            return false;
+        }
+        match t {
+            ValueType::Value => self.outcome = Lookup::Found(value.to_vec()),
+            ValueType::Deletion | ValueType::SingleDeletion => self.outcome = Lookup::Deleted,
+            ValueType::Merge => {
+                self.operands.push(value.to_vec());
+                return true;
+            }
+            other => self.outcome = Lookup::Unsupported(other),
+        }
+        false
+    }
+}
+
+impl<'k> KeyLookup<'k> {
+    /// A lookup of `key` in `sv` as of `read_seq`, with the range tombstones that cover it
+    /// (unless `ro` ignores them).
+    pub(super) fn new(
+        db: &DbInner,
+        ro: &ReadOptions,
+        cfd: &ColumnFamilyData,
+        sv: &SuperVersion,
+        key: &'k [u8],
+        read_seq: SequenceNumber,
+    ) -> Result<Self> {
+        let covered_below = if ro.ignore_range_deletions {
+            0
+        } else {
+            db.covering_tombstone_seq(cfd, sv, key, read_seq)?
+        };
+        let mut target = KeyBuf::new();
+        target.extend(key);
+        target.extend(&pack_seq_and_type(read_seq, VALUE_TYPE_FOR_SEEK).to_le_bytes());
+        Ok(KeyLookup {
+            key,
+            target,
+            read_seq,
+            state: Visited {
+                covered_below,
+                operands: Vec::new(),
+                outcome: Lookup::NotFound,
+            },
+        })
+    }
+
+    /// Searches the active memtable, then the immutable ones newest first; false once the
+    /// key is decided (the tables need not be searched).
+    pub(super) fn search_memtables(&mut self, sv: &SuperVersion) -> bool {
+        for mem in std::iter::once(&sv.mem).chain(sv.imms.iter()) {
+            let mut more = true;
+            mem.get(self.key, self.read_seq, &mut |s, t, v| {
+                more = self.state.visit(s, t, v);
+                more
+            });
+            if !more {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The value the visited entries make: the newest value, merged with the operands above
+    /// it by `cfd`'s merge operator; None when deleted or absent.
+    ///
+    /// # Errors
+    /// A value type reads do not support, merge operands without a merge operator, or a
+    /// failed merge.
+    pub(super) fn finish(self, cfd: &ColumnFamilyData) -> Result<Option<Vec<u8>>> {
+        let Visited {
+            mut operands,
+            outcome,
+            ..
+        } = self.state;
         let base = match outcome {
             Lookup::Unsupported(t) => {
                 return Err(Error::not_supported(format!(
@@ -348,7 +382,7 @@ impl DbInner {
             .ok_or_else(|| Error::invalid_argument("merge_operator_ must be set."))?;
         operands.reverse(); // collected newest first; the operator wants oldest first
         let refs: Vec<&[u8]> = operands.iter().map(Vec::as_slice).collect();
-        op.full_merge(key, base.as_deref(), &refs)
+        op.full_merge(self.key, base.as_deref(), &refs)
             .map(Some)
             .ok_or_else(|| Error::corruption(MERGE_FAILED_MESSAGE))
     }

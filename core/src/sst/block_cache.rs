@@ -157,6 +157,11 @@ impl TableCacheSlot {
         CacheKey::new(self.prefix, self.file_number, offset)
     }
 
+    /// Starts loading the cache bucket a lookup of the block at `offset` reads first.
+    pub(crate) fn prefetch(&self, offset: u64) {
+        self.cache.prefetch(&self.key(offset));
+    }
+
     /// The cached value of the block at `offset`, pinned, if it is there and a `T`.
     pub(crate) fn lookup<T: Any + Send + Sync>(
         &self,

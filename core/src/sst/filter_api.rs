@@ -27,6 +27,9 @@ pub trait FilterBlockBuilder: Send {
 pub trait FilterBlockReader: Send + Sync {
     /// False only when `key` (a user key or prefix) is certainly absent from the table.
     fn key_may_match(&self, key: &[u8]) -> bool;
+    /// Starts loading what `key_may_match(key)` will read, for a caller that asks later
+    /// (a hint: it may do nothing, as this default does).
+    fn prefetch(&self, _key: &[u8]) {}
 }
 
 /// Builds a reader from the contents of a filter block; `None` when the block is not usable

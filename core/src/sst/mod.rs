@@ -26,7 +26,7 @@ pub mod compression;
 pub mod filter;
 pub mod filter_api;
 pub mod format;
-mod point_lookup;
+pub(crate) mod point_lookup;
 pub mod properties;
 pub mod reader;
 pub mod table_iter;

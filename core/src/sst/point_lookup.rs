@@ -6,21 +6,33 @@
 //!
 //! 1. the filter, when the table has one, may prove the key absent;
 //! 2. the index block is searched in place (binary search over its restart keys) for the
-//!    first data block whose separator is `>=` the lookup key;
-//! 3. that data block is taken from the block cache *borrowed* (the cache handle pins it
-//!    while it is searched; no reference count is taken on the block) or read from the file;
+//!    first data block whose separator is `>=` the lookup key ([`Table::locate`]);
+//! 3. that data block is held: pinned in the block cache (no reference count is taken on
+//!    the block itself) or read from the file (`Table::hold_data_block`, in `reader.rs`);
 //! 4. the block is searched the same way, or from the restart run its data-block hash index
-//!    names (`BlockCursor::seek_for_get`), and its entries of the user key are handed to the
-//!    caller newest first, moving on to the next data block while the key's entries go on.
+//!    names (`BlockCursor::run_for_get`), and its entries of the user key are handed to the
+//!    caller newest first, moving on to the next data block while the key's entries go on
+//!    ([`Table::search_held`]).
 //!
-//! Both cursors live on the stack and rebuild keys in inline buffers
+//! [`Table::point_lookup`] runs the steps back to back. A multi_get runs them for a batch of
+//! keys, one step of every key at a time, and between steps starts loading what the next
+//! step will read (the tables' and [`HeldBlock`]'s `prefetch_*` methods), so that the keys'
+//! cache misses overlap (`db/multi_get.rs`).
+//!
+//! Cursors live on the stack and rebuild keys in inline buffers
 //! ([`super::block::key_buf::KeyBuf`]), so a lookup whose blocks are cached allocates
 //! nothing.
 
+use std::sync::Arc;
+
 use super::block::cursor::{BlockCursor, Layout};
+use super::block::Block;
+use super::format::BlockHandle;
 use super::reader::Table;
-use crate::error::Result;
+use crate::cache::Handle;
+use crate::error::{Error, Result};
 use crate::key::{parse_internal_key, SequenceNumber, ValueType};
+use crate::util::prefetch::prefetch_line;
 
 /// What the search of one data block decided.
 enum Step {
@@ -28,6 +40,56 @@ enum Step {
     Done(bool),
     /// The block ended while the key's entries may go on in the next one.
     NextBlock,
+}
+
+/// Where the search of a data block starts.
+#[derive(Clone, Copy)]
+enum Start {
+    /// At the lookup key, in the first block of a lookup.
+    Lookup,
+    /// At the lookup key, scanning from this restart run ([`Table::prefetch_run`]'s).
+    Run(usize),
+    /// At the block's first entry, in the blocks after the first.
+    First,
+}
+
+/// A data block held for a lookup: pinned in the block cache, or read from the file.
+pub(crate) enum HeldBlock {
+    Cached(Handle),
+    Read(Arc<Block>),
+}
+
+impl HeldBlock {
+    fn block(&self) -> Result<&Block> {
+        match self {
+            HeldBlock::Cached(pin) => pin
+                .value::<Block>()
+                .ok_or_else(|| Error::corruption("block cache entry is not a data block")),
+            HeldBlock::Read(b) => Ok(b),
+        }
+    }
+
+    /// Starts loading the block's description (where its bytes and restart array are).
+    pub(crate) fn prefetch_header(&self) {
+        if let HeldBlock::Cached(pin) = self {
+            prefetch_line(Arc::as_ptr(pin.value_any()).cast::<u8>());
+        }
+    }
+
+    /// Starts loading the block's restart array (needs the description: call a step after
+    /// [`Self::prefetch_header`]).
+    pub(crate) fn prefetch_restarts(&self) {
+        if let Ok(b) = self.block() {
+            b.prefetch_restart_array();
+        }
+    }
+
+    /// Starts loading the first entry of each restart run (needs the restart array).
+    pub(crate) fn prefetch_restart_entries(&self) {
+        if let Ok(b) = self.block() {
+            b.prefetch_restart_entries();
+        }
+    }
 }
 
 impl Table {
@@ -45,59 +107,135 @@ impl Table {
         fill_cache: bool,
         f: &mut dyn FnMut(SequenceNumber, ValueType, &[u8]) -> bool,
     ) -> Result<bool> {
-        if !self.key_may_match(user_key) {
+        let Some(h) = self.locate(user_key, target)? else {
             return Ok(true);
+        };
+        let held = self.hold_data_block(h, fill_cache)?;
+        self.search_held(&held, h, None, user_key, target, fill_cache, f)
+    }
+
+    /// Steps 1 and 2: the first data block that may hold entries `>= target` of `user_key`,
+    /// or None when the filter rules the key out or every key of the table is smaller.
+    ///
+    /// # Errors
+    /// Corruption of the index block.
+    pub(crate) fn locate(&self, user_key: &[u8], target: &[u8]) -> Result<Option<BlockHandle>> {
+        if !self.key_may_match(user_key) {
+            return Ok(None);
         }
-        let (index, index_order, index_format) = self.index_parts();
-        let index_layout = Layout {
-            order: index_order,
-            index: Some(index_format),
-            global_seqno: None,
-        };
-        let data_layout = Layout {
-            order: self.data_order(),
-            index: None,
-            global_seqno: self.global_seqno(),
-        };
-        let icmp = self.internal_comparator();
+        let (index, layout) = self.index_layout();
         let mut idx = BlockCursor::new(index);
-        idx.seek(index, index_layout, target);
-        let mut data = BlockCursor::new(index);
-        let mut first_block = true;
+        idx.seek(index, layout, target);
+        idx.status()?;
+        Ok(idx.valid().then_some(idx.handle))
+    }
+
+    /// The restart run of `held` where a lookup of `target` scans (what step 4 would
+    /// choose), with its lines asked for (it reads the restart array and entries). None when
+    /// the block has nothing to scan or is corrupt: step 4 then finds out again.
+    pub(crate) fn prefetch_run(&self, held: &HeldBlock, target: &[u8]) -> Option<usize> {
+        let block = held.block().ok()?;
+        let run = BlockCursor::new(block).run_for_get(block, self.data_layout(), target)?;
+        block.prefetch_run(run);
+        Some(run)
+    }
+
+    /// Step 4: hands `f` the entries of `user_key` `>= target` in `held` (the block at `h`
+    /// that [`Self::locate`] chose; its scan starts at restart run `run` when given, which
+    /// must be [`Self::prefetch_run`]'s) and, while they go on, in the blocks after it.
+    /// Returns false when `f` stopped.
+    ///
+    /// # Errors
+    /// Corruption or I/O errors met on the way.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn search_held(
+        &self,
+        held: &HeldBlock,
+        h: BlockHandle,
+        run: Option<usize>,
+        user_key: &[u8],
+        target: &[u8],
+        fill_cache: bool,
+        f: &mut dyn FnMut(SequenceNumber, ValueType, &[u8]) -> bool,
+    ) -> Result<bool> {
+        let block = held.block()?;
+        let start = run.map_or(Start::Lookup, Start::Run);
+        match self.search_block(block, start, user_key, target, f)? {
+            Step::Done(more) => return Ok(more),
+            Step::NextBlock => {}
+        }
+        // The key's entries go on past the block (rare: many versions of one key). Find
+        // `h` again in the index and walk the blocks after it.
+        let (index, layout) = self.index_layout();
+        let mut idx = BlockCursor::new(index);
+        idx.seek(index, layout, target);
+        while idx.valid() && idx.handle != h {
+            idx.next(index, layout);
+        }
+        idx.next(index, layout);
         while idx.valid() {
-            let step =
-                self.with_data_block(idx.handle, fill_cache, |block| -> Result<Step> {
-                    data.reset(block);
-                    if first_block {
-                        data.seek_for_get(block, data_layout, target);
-                    } else {
-                        data.seek_to_first(block, data_layout);
-                    }
-                    while data.valid() {
-                        let mut parsed = parse_internal_key(data.key())?;
-                        if icmp.compare_user(parsed.user_key, user_key).is_ne() {
-                            return Ok(Step::Done(true));
-                        }
-                        if let Some(g) = data_layout.global_seqno {
-                            parsed.sequence = g;
-                        }
-                        if !f(parsed.sequence, parsed.value_type, data.value(block)) {
-                            return Ok(Step::Done(false));
-                        }
-                        data.next(block, data_layout);
-                    }
-                    data.status()?;
-                    Ok(Step::NextBlock)
-                })??;
+            let held = self.hold_data_block(idx.handle, fill_cache)?;
+            let step = self.search_block(held.block()?, Start::First, user_key, target, f)?;
             match step {
                 Step::Done(more) => return Ok(more),
-                Step::NextBlock => {
-                    first_block = false;
-                    idx.next(index, index_layout);
-                }
+                Step::NextBlock => idx.next(index, layout),
             }
         }
         idx.status()?;
         Ok(true)
+    }
+
+    /// Searches one data block from `start`.
+    fn search_block(
+        &self,
+        block: &Block,
+        start: Start,
+        user_key: &[u8],
+        target: &[u8],
+        f: &mut dyn FnMut(SequenceNumber, ValueType, &[u8]) -> bool,
+    ) -> Result<Step> {
+        let layout = self.data_layout();
+        let icmp = self.internal_comparator();
+        let mut data = BlockCursor::new(block);
+        match start {
+            Start::Lookup => data.seek_for_get(block, layout, target),
+            Start::Run(run) => data.seek_in_run(block, layout, target, run),
+            Start::First => data.seek_to_first(block, layout),
+        }
+        while data.valid() {
+            let mut parsed = parse_internal_key(data.key())?;
+            if icmp.compare_user(parsed.user_key, user_key).is_ne() {
+                return Ok(Step::Done(true));
+            }
+            if let Some(g) = layout.global_seqno {
+                parsed.sequence = g;
+            }
+            if !f(parsed.sequence, parsed.value_type, data.value(block)) {
+                return Ok(Step::Done(false));
+            }
+            data.next(block, layout);
+        }
+        data.status()?;
+        Ok(Step::NextBlock)
+    }
+
+    /// How to read the table's data blocks.
+    fn data_layout(&self) -> Layout<'_> {
+        Layout {
+            order: self.data_order(),
+            index: None,
+            global_seqno: self.global_seqno(),
+        }
+    }
+
+    /// The index block and how to read it.
+    fn index_layout(&self) -> (&Block, Layout<'_>) {
+        let (index, order, format) = self.index_parts();
+        let layout = Layout {
+            order,
+            index: Some(format),
+            global_seqno: None,
+        };
+        (index, layout)
     }
 }

@@ -16,8 +16,9 @@ use super::block_cache::{
 };
 use super::builder::{INDEX_BLOCK, RANGE_DEL_BLOCK};
 use super::compression::decompress_block;
-use super::filter_api::{FilterReaderFactory, FULL_FILTER_PREFIX};
+use super::filter_api::{FilterBlockReader, FilterReaderFactory, FULL_FILTER_PREFIX};
 use super::format::{verify_block, BlockHandle, Footer, BLOCK_TRAILER_SIZE, FOOTER_LEN};
+use super::point_lookup::HeldBlock;
 use super::properties::{
     self, TableProperties, INDEX_TYPE_BINARY_SEARCH, INDEX_TYPE_BINARY_SEARCH_WITH_FIRST_KEY,
     INDEX_TYPE_HASH_SEARCH,
@@ -502,33 +503,35 @@ impl Table {
         ((offset as f64 / data_size as f64) * self.file_size() as f64) as u64
     }
 
-    /// Runs `f` on the data block at `h`: the cached block when it is there (pinned while `f`
-    /// runs, without a reference count taken on the block itself), else the block read from
-    /// the file (verified per the options) and, when `fill_cache`, inserted.
+    /// The data block at `h`, pinned in the block cache when it is there (without a
+    /// reference count taken on the block itself); else read from the file (verified per the
+    /// options) and, when `fill_cache`, inserted.
     ///
     /// # Errors
     /// Corruption or I/O errors of the read; a cache that refuses the block is not an error.
-    pub(crate) fn with_data_block<R>(
-        &self,
-        h: BlockHandle,
-        fill_cache: bool,
-        f: impl FnOnce(&Block) -> R,
-    ) -> Result<R> {
+    pub(crate) fn hold_data_block(&self, h: BlockHandle, fill_cache: bool) -> Result<HeldBlock> {
         let Some(slot) = &self.cache else {
-            return Ok(f(&self.read_block(h, self.opts.verify_checksums)?));
+            return Ok(HeldBlock::Read(Arc::new(
+                self.read_block(h, self.opts.verify_checksums)?,
+            )));
         };
         if let Some(pin) = slot.lookup_handle::<Block>(h.offset, BlockKind::Data) {
-            if let Some(block) = pin.value::<Block>() {
-                return Ok(f(block));
-            }
+            return Ok(HeldBlock::Cached(pin));
         }
         let block = Arc::new(self.read_block(h, self.opts.verify_checksums)?);
-        let _pin = if fill_cache {
-            slot.insert(h.offset, &block, block_charge(&block), Priority::Low)
-        } else {
-            None
-        };
-        Ok(f(&block))
+        if fill_cache {
+            if let Some(pin) = slot.insert(h.offset, &block, block_charge(&block), Priority::Low) {
+                return Ok(HeldBlock::Cached(pin));
+            }
+        }
+        Ok(HeldBlock::Read(block))
+    }
+
+    /// Starts loading the block cache bucket a [`Self::hold_data_block`] of `h` reads first.
+    pub(crate) fn prefetch_data_block(&self, h: BlockHandle) {
+        if let Some(slot) = &self.cache {
+            slot.prefetch(h.offset);
+        }
     }
 
     /// The index block, how its keys compare and how its values are laid out.
@@ -687,9 +690,17 @@ impl Table {
     /// False only when the filter proves `key` (a user key) absent. Without a filter reader,
     /// always true.
     pub fn key_may_match(&self, key: &[u8]) -> bool {
-        self.filter
-            .as_ref()
-            .and_then(|f| f.reader.as_ref())
-            .is_none_or(|r| r.key_may_match(key))
+        self.filter_reader().is_none_or(|r| r.key_may_match(key))
+    }
+
+    /// Starts loading the filter line a [`Self::key_may_match`] of `key` probes.
+    pub(crate) fn prefetch_filter(&self, key: &[u8]) {
+        if let Some(r) = self.filter_reader() {
+            r.prefetch(key);
+        }
+    }
+
+    fn filter_reader(&self) -> Option<&dyn FilterBlockReader> {
+        self.filter.as_ref().and_then(|f| f.reader.as_deref())
     }
 }

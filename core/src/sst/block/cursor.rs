@@ -171,14 +171,6 @@ impl BlockCursor {
         }
     }
 
-    /// Makes the cursor fit for another block (keeping the key buffer's allocation).
-    pub(crate) fn reset(&mut self, block: &Block) {
-        self.invalidate(block);
-        self.restart_index = 0;
-        self.key.clear();
-        self.status = Ok(());
-    }
-
     #[inline]
     pub(crate) fn valid(&self) -> bool {
         self.valid
@@ -366,8 +358,22 @@ impl BlockCursor {
     /// open, when it has them), then a forward scan from the last restart key below
     /// `target`.
     pub(crate) fn seek(&mut self, block: &Block, layout: Layout<'_>, target: &[u8]) {
+        if let Some(run) = self.run_for_seek(block, layout, target) {
+            self.seek_in_run(block, layout, target, run);
+        }
+    }
+
+    /// The restart run a seek of `target` scans: the last one whose restart key is below
+    /// `target` (or the first). None, with the cursor invalid (and its status set when
+    /// the block is corrupt), when there is nothing to scan.
+    pub(crate) fn run_for_seek(
+        &mut self,
+        block: &Block,
+        layout: Layout<'_>,
+        target: &[u8],
+    ) -> Option<usize> {
         if !self.restarts_ok(block) {
-            return;
+            return None;
         }
         if layout.index.is_none() && block.num_restarts() <= MAX_TOUCHED_RESTARTS {
             let data = block.data();
@@ -382,7 +388,7 @@ impl BlockCursor {
             let mid = (left + right).div_ceil(2);
             let Some(k) = restart_key(block, layout, mid) else {
                 self.corrupt(block, "bad restart point");
-                return;
+                return None;
             };
             if layout.compare_stored(k, target) == Ordering::Less {
                 left = mid;
@@ -390,7 +396,48 @@ impl BlockCursor {
                 right = mid - 1;
             }
         }
-        self.seek_to_restart(block, left);
+        Some(left)
+    }
+
+    /// The restart run a point lookup of `target`'s user key scans: the one the block's
+    /// hash index names ([`Block::hash_restart`]), else [`Self::run_for_seek`]'s. Where the
+    /// key is in the block, all its entries are in that run, every key before the run is
+    /// smaller, and the scan finds what a seek would; where it is not, the scan ends at a
+    /// larger key of another user key or past the end, which a point lookup reads as "not
+    /// here" either way.
+    pub(crate) fn run_for_get(
+        &mut self,
+        block: &Block,
+        layout: Layout<'_>,
+        target: &[u8],
+    ) -> Option<usize> {
+        let hashed = match layout.order {
+            KeyOrder::Internal(icmp) if icmp.is_bytewise() && layout.index.is_none() => {
+                block.hash_restart(user_key(target))
+            }
+            _ => None,
+        };
+        hashed.or_else(|| self.run_for_seek(block, layout, target))
+    }
+
+    /// A data-block seek for a point lookup of `target`'s user key: from the run
+    /// [`Self::run_for_get`] chooses.
+    pub(crate) fn seek_for_get(&mut self, block: &Block, layout: Layout<'_>, target: &[u8]) {
+        if let Some(run) = self.run_for_get(block, layout, target) {
+            self.seek_in_run(block, layout, target, run);
+        }
+    }
+
+    /// Positions at the first entry `>= target` from the start of restart run `run` (which
+    /// [`Self::run_for_seek`] or [`Self::run_for_get`] chose), scanning forward.
+    pub(crate) fn seek_in_run(
+        &mut self,
+        block: &Block,
+        layout: Layout<'_>,
+        target: &[u8],
+        run: usize,
+    ) {
+        self.seek_to_restart(block, run);
         if layout.index.is_none() {
             self.scan_data_to(block, layout, target);
             return;
@@ -399,28 +446,6 @@ impl BlockCursor {
             if layout.compare_stored(self.key.as_slice(), target) != Ordering::Less {
                 return;
             }
-        }
-    }
-
-    /// A data-block seek for a point lookup of `target`'s user key: it starts at the restart
-    /// run the block's hash index names ([`Block::hash_restart`]) instead of binary-searching
-    /// the restarts, and otherwise seeks. Where the key is in the block, all its entries are
-    /// in that run, every key before the run is smaller, and the result is `seek`'s; where
-    /// it is not, the cursor ends at a larger key of another user key or past the end, which
-    /// a point lookup reads as "not here" either way.
-    pub(crate) fn seek_for_get(&mut self, block: &Block, layout: Layout<'_>, target: &[u8]) {
-        let hashed = match layout.order {
-            KeyOrder::Internal(icmp) if icmp.is_bytewise() && layout.index.is_none() => {
-                block.hash_restart(user_key(target))
-            }
-            _ => None,
-        };
-        match hashed {
-            Some(run) => {
-                self.seek_to_restart(block, run);
-                self.scan_data_to(block, layout, target);
-            }
-            None => self.seek(block, layout, target),
         }
     }
 

@@ -23,6 +23,14 @@ use restart_prefixes::RestartPrefixes;
 
 use crate::error::{Error, Result};
 use crate::util::coding::decode_fixed32;
+use crate::util::prefetch::prefetch_byte;
+
+/// Most restart entries [`Block::prefetch_restart_entries`] asks for.
+const MAX_PREFETCHED_RESTARTS: usize = 16;
+
+/// Most bytes of a restart run [`Block::prefetch_run`] asks for (a run of large values is
+/// mostly values, which a lookup's scan skips).
+const MAX_PREFETCHED_RUN: usize = 2048;
 
 /// Largest block for which bit 31 of the footer is the index type.
 const MAX_BLOCK_SIZE_WITH_INDEX_TYPE: usize = 1 << 16;
@@ -136,6 +144,39 @@ impl Block {
 
     pub(crate) fn restart_offset(&self) -> usize {
         self.restart_offset
+    }
+
+    /// Starts loading the restart array (a point lookup's first read of a data block).
+    pub(crate) fn prefetch_restart_array(&self) {
+        prefetch_byte(&self.data, self.restart_offset);
+        prefetch_byte(&self.data, self.data.len().saturating_sub(1));
+    }
+
+    /// Starts loading the first entry of each restart run, when the block has at most
+    /// `MAX_PREFETCHED_RESTARTS` (what a data-block seek reads next; a 4 KiB block of small
+    /// entries has a handful). Reads the restart array.
+    pub(crate) fn prefetch_restart_entries(&self) {
+        if self.num_restarts <= MAX_PREFETCHED_RESTARTS {
+            for i in 0..self.num_restarts {
+                prefetch_byte(&self.data, self.restart_point(i));
+            }
+        }
+    }
+
+    /// Starts loading restart run `run` (< `num_restarts`), or its first `MAX_PREFETCHED_RUN`
+    /// bytes: what a point lookup scans once it has chosen the run. Reads the restart array.
+    pub(crate) fn prefetch_run(&self, run: usize) {
+        let start = self.restart_point(run);
+        let end = if run + 1 < self.num_restarts {
+            self.restart_point(run + 1)
+        } else {
+            self.restart_offset
+        };
+        let end = end.min(start.saturating_add(MAX_PREFETCHED_RUN));
+        for at in (start..end).step_by(64) {
+            prefetch_byte(&self.data, at);
+        }
+        prefetch_byte(&self.data, end.saturating_sub(1));
     }
 
     /// Offset of restart point `i` (< `num_restarts`).

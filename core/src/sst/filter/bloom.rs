@@ -57,7 +57,7 @@ pub fn choose_num_probes(millibits: u32) -> u32 {
 }
 
 /// Byte offset of the cache line that `h1` selects in a filter of `len` bytes.
-fn line_offset(h1: u32, len: u32) -> usize {
+pub(crate) fn line_offset(h1: u32, len: u32) -> usize {
     let lines = u64::from(len / CACHE_LINE_BYTES);
     (((u64::from(h1) * lines) >> 32) as usize) * CACHE_LINE_BYTES as usize
 }

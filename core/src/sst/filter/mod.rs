@@ -83,4 +83,7 @@ impl crate::sst::filter_api::FilterBlockReader for FullFilterReader {
     fn key_may_match(&self, key: &[u8]) -> bool {
         FullFilterReader::key_may_match(self, key)
     }
+    fn prefetch(&self, key: &[u8]) {
+        FullFilterReader::prefetch(self, key)
+    }
 }

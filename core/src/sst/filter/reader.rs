@@ -8,9 +8,10 @@
 //! Ribbon filters are recognised but not decoded yet: they answer "may match", which is
 //! correct but filters nothing.
 
-use super::bloom::{hash_may_match, LegacyGeometry, CACHE_LINE_BYTES};
+use super::bloom::{hash_may_match, line_offset, LegacyGeometry, CACHE_LINE_BYTES};
 use super::hash::{hash32, hash64, LEGACY_BLOOM_SEED};
 use super::{METADATA_LEN, NEW_BLOOM_MARKER, RIBBON_MARKER, SUB_IMPL_FAST_LOCAL_BLOOM};
+use crate::util::prefetch::prefetch_byte;
 
 /// What a filter block's metadata says it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,6 +55,16 @@ impl FullFilterReader {
                 g.hash_may_match(hash32(key, LEGACY_BLOOM_SEED), &self.block)
             }
             _ => self.hash_may_match(hash64(key)),
+        }
+    }
+
+    /// Starts loading the cache line `key_may_match(key)` will probe (a FastLocalBloom's one
+    /// line; nothing for the other kinds).
+    pub fn prefetch(&self, key: &[u8]) {
+        if let FilterKind::FastLocalBloom { len, .. } = self.kind {
+            if len >= CACHE_LINE_BYTES {
+                prefetch_byte(&self.block, line_offset(hash64(key) as u32, len));
+            }
         }
     }
 
