@@ -31,6 +31,15 @@ pub trait RandomAccessFile: Send + Sync {
     /// # Errors
     /// I/O errors, and Corruption when the file is shorter than asked.
     fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>>;
+    /// Reads exactly `buf.len()` bytes at `offset` into `buf`: `read_at` without its
+    /// allocation, for a caller that reuses a buffer. The default goes through `read_at`.
+    ///
+    /// # Errors
+    /// As `read_at`.
+    fn read_into(&self, offset: u64, buf: &mut [u8]) -> Result<()> {
+        buf.copy_from_slice(&self.read_at(offset, buf.len())?);
+        Ok(())
+    }
     /// The file's size in bytes.
     ///
     /// # Errors

@@ -103,8 +103,14 @@ impl PosixRandomAccessFile {
 
 impl RandomAccessFile for PosixRandomAccessFile {
     fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>> {
-        use std::os::unix::fs::FileExt;
         let mut buf = vec![0u8; len];
+        self.read_into(offset, &mut buf)?;
+        Ok(buf)
+    }
+
+    fn read_into(&self, offset: u64, buf: &mut [u8]) -> Result<()> {
+        use std::os::unix::fs::FileExt;
+        let len = buf.len();
         let mut done = 0;
         while done < len {
             match self.file.read_at(&mut buf[done..], offset + done as u64) {
@@ -120,7 +126,7 @@ impl RandomAccessFile for PosixRandomAccessFile {
                 }
             }
         }
-        Ok(buf)
+        Ok(())
     }
 
     fn size(&self) -> Result<u64> {

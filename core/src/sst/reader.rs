@@ -51,6 +51,15 @@ impl RandomAccessFile for Vec<u8> {
     }
 }
 
+/// Largest block read (with its trailer) that goes through the thread's scratch buffer;
+/// larger ones, rare and mostly read once at open (index, filter), get a buffer of their own.
+const MAX_SCRATCH_READ: usize = 64 << 10;
+
+thread_local! {
+    /// Each thread's buffer for a block's stored bytes (see `read_block_contents`).
+    static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// How to open a table.
 #[derive(Clone)]
 pub struct TableReaderOptions {
@@ -425,22 +434,40 @@ impl Table {
                 h.offset, h.size, self.file_size
             )));
         }
-        let raw = self
-            .file
-            .read_at(h.offset, h.size as usize + BLOCK_TRAILER_SIZE)?;
+        let len = h.size as usize + BLOCK_TRAILER_SIZE;
+        if len <= MAX_SCRATCH_READ {
+            // Stored bytes that decompress are needed only until they have: read them into
+            // the thread's scratch buffer instead of a new zeroed allocation of their own.
+            let done = SCRATCH.with(|s| {
+                let mut s = s.try_borrow_mut().ok()?;
+                if s.len() < len {
+                    s.resize(len, 0);
+                }
+                Some(self.block_contents_from(h, verify, &mut s[..len]))
+            });
+            if let Some(done) = done {
+                return done;
+            }
+        }
+        let mut raw = vec![0u8; len];
+        self.block_contents_from(h, verify, &mut raw)
+    }
+
+    /// Reads the block at `h` with its trailer into `raw` (exactly that long), verifies it
+    /// when asked, and returns its uncompressed contents.
+    fn block_contents_from(&self, h: BlockHandle, verify: bool, raw: &mut [u8]) -> Result<Vec<u8>> {
+        self.file.read_into(h.offset, raw)?;
         if verify {
             verify_block(
                 self.footer.checksum_type,
-                &raw,
+                raw,
                 self.footer.base_context_checksum,
                 h.offset,
             )?;
         }
         let n = h.size as usize;
-        let mut raw = raw;
         if raw[n] == 0 {
-            raw.truncate(n);
-            return Ok(raw);
+            return Ok(raw[..n].to_vec());
         }
         decompress_block(&raw[..n], raw[n], self.footer.format_version)
     }
