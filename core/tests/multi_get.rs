@@ -3,8 +3,10 @@
 //! (`db/multi_get.rs`) take every path: several level-0 tables and deeper levels, keys the
 //! filters rule out, keys found only in a later table, merge operands and deletions spread
 //! over memtables and tables, range tombstones, snapshots, a key whose entries span data
-//! blocks, two column families and a dropped one, batches longer than one window, and a
-//! block cache too small to hold the blocks (or none, or `fill_cache` off).
+//! blocks, data blocks with and without a hash index, two column families, a dropped one
+//! and a handle of another database, batches longer than one window, and a block cache
+//! too small to hold the blocks (evicting as it goes), a large one, or none; reads with
+//! `fill_cache` off.
 
 use std::sync::Arc;
 
@@ -18,7 +20,12 @@ fn key(i: u32) -> Vec<u8> {
 }
 
 fn cf_options(cache: Option<Arc<LruCache>>) -> ColumnFamilyOptions {
+    cf_options_with(cache, None)
+}
+
+fn cf_options_with(cache: Option<Arc<LruCache>>, hash_ratio: Option<f64>) -> ColumnFamilyOptions {
     ColumnFamilyOptions {
+        data_block_hash_ratio: hash_ratio,
         merge_operator: Some(Arc::new(UInt64AddOperator)),
         bloom_bits_per_key: Some(10.0),
         block_cache: cache,
@@ -93,16 +100,20 @@ fn queries<'a>(
 }
 
 fn run(cache: Option<Arc<LruCache>>) {
+    run_with(cache, None)
+}
+
+fn run_with(cache: Option<Arc<LruCache>>, hash_ratio: Option<f64>) {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().to_str().expect("utf-8 path");
     let opts = DbOptions {
         create_if_missing: true,
         ..DbOptions::default()
     };
-    let db = Db::open(&opts, cf_options(cache.clone()), path).expect("open");
+    let db = Db::open(&opts, cf_options_with(cache.clone(), hash_ratio), path).expect("open");
     let a = db.default_cf();
     let b = db
-        .create_column_family(cf_options(cache), "other")
+        .create_column_family(cf_options_with(cache, hash_ratio), "other")
         .expect("create cf");
     let n = 600;
     load(&db, &a, n, 0);
@@ -110,8 +121,7 @@ fn run(cache: Option<Arc<LruCache>>) {
     load(&db, &b, n, 3);
     db.put(&WriteOptions::default(), &a, &key(5), b"after the snapshot")
         .expect("put");
-    let qs = queries(&a, &b, n + 50);
-    assert!(qs.len() > 64, "batches longer than one window");
+    let qs = queries(&a, &b, n + 50); // 715 keys: many windows
     for fill_cache in [true, false] {
         let ro = ReadOptions {
             fill_cache,
@@ -146,6 +156,26 @@ fn run(cache: Option<Arc<LruCache>>) {
     db.drop_column_family(&c).expect("drop");
     let mixed = vec![(&a, key(1)), (&c, b"k".to_vec()), (&b, key(2))];
     check_against_get(&db, &ReadOptions::default(), &mixed);
+    // A handle of another database is an invalid argument, as get says, and the keys
+    // beside it are still answered.
+    let other_dir = tempfile::tempdir().expect("tempdir");
+    let other = Db::open(
+        &opts,
+        cf_options(None),
+        other_dir.path().to_str().expect("utf-8 path"),
+    )
+    .expect("open");
+    let foreign = other.default_cf();
+    let mixed = vec![(&a, key(1)), (&foreign, key(1)), (&b, key(2))];
+    check_against_get(&db, &ReadOptions::default(), &mixed);
+    let refs: Vec<(&ColumnFamilyHandle, &[u8])> =
+        mixed.iter().map(|(cf, k)| (*cf, k.as_slice())).collect();
+    let got = db.multi_get(&ReadOptions::default(), &refs);
+    let err = got[1].as_ref().expect_err("a foreign handle");
+    assert!(
+        err.to_string().contains("Invalid column family handle"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -156,6 +186,14 @@ fn multi_get_matches_get_with_a_block_cache_too_small_for_the_blocks() {
 #[test]
 fn multi_get_matches_get_with_a_large_block_cache() {
     run(Some(Arc::new(LruCache::with_capacity(64 << 20))));
+}
+
+#[test]
+fn multi_get_matches_get_on_blocks_with_a_hash_index() {
+    run_with(
+        Some(Arc::new(LruCache::with_capacity(64 << 20))),
+        Some(0.75),
+    );
 }
 
 #[test]

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //! One shard of the LRU block cache: its table, its slab of entries and its LRU list with
 //! priority pools (see `lru.rs` for the design). Read and write paths; every method runs
-//! under the shard's mutex.
+//! under the shard's mutex, except `Shard::prefetch`, which reads only the published copy
+//! of the table's place.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 

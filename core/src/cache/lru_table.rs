@@ -75,7 +75,7 @@ impl EntryTable {
     /// The address of the first bucket and the mask that picks a hash's home bucket: enough
     /// to prefetch the bucket a lookup of a hash reads first (valid until the table grows).
     pub(super) fn bucket_hint(&self) -> (usize, usize) {
-        (self.buckets.as_ptr() as usize, self.mask())
+        (self.buckets.as_ptr().addr(), self.mask())
     }
 
     /// The bucket that holds the entry `matches` accepts among those with `hash`, if any.

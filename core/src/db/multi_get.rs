@@ -10,13 +10,19 @@
 //! # Staging
 //! On a large database a point lookup is a chain of cache misses: the filter line, the
 //! index search, the block cache bucket, the block's description, its restart array, its
-//! restart entries. Each depends on the one before, so one lookup cannot overlap them; but
-//! the lookups of a batch are independent. So the keys go through the table steps of
-//! `sst::point_lookup` together, in windows of [`WINDOW`] keys: each round does the next
-//! step of every key still undecided and starts loading (prefetches) what that key's
-//! following step will read. By the time a round comes back to a key, its line has had a
-//! whole round's work to arrive. RocksDB batches its MultiGet the same way (filters, then
-//! index, then the cache, for up to 32 keys at a time).
+//! restart entries, the run it scans. Each depends on the one before, so one lookup cannot
+//! overlap them; but the lookups of a batch are independent. So the keys go through the
+//! table steps of `sst::point_lookup` together, in windows of [`WINDOW`] keys: each round
+//! does the next step of every key still undecided and starts loading (prefetches) what
+//! that key's following step will read. By the time a round comes back to a key, its line
+//! has had a whole round's work to arrive. Prefetched: the filter line, the cache bucket,
+//! and the data block's lines; the index search is one step of its own, not prefetched.
+//! RocksDB batches its MultiGet in windows of 32 keys as well.
+//!
+//! A window holds the cache pins of up to [`WINDOW`] blocks at once (a lookup holds one):
+//! with a small cache and `strict_capacity_limit`, inserts meanwhile are refused a little
+//! more often (those blocks are used uncached); without it, the cache may run over its
+//! capacity by those blocks until the window ends, as RocksDB's MultiGet may.
 //!
 //! A key's memtables are searched first, directly. Its tables are taken in lookup order
 //! (`Version::files_for_key`), each with the same steps as `get`, so both give the same

@@ -56,6 +56,9 @@ enum Start {
 /// A data block held for a lookup: pinned in the block cache, or read from the file.
 pub(crate) enum HeldBlock {
     Cached(Handle),
+    /// Read from the file by a table without a block cache.
+    Owned(Block),
+    /// Read from the file; the cache did not take it (`fill_cache` off, or refused).
     Read(Arc<Block>),
 }
 
@@ -65,6 +68,7 @@ impl HeldBlock {
             HeldBlock::Cached(pin) => pin
                 .value::<Block>()
                 .ok_or_else(|| Error::corruption("block cache entry is not a data block")),
+            HeldBlock::Owned(b) => Ok(b),
             HeldBlock::Read(b) => Ok(b),
         }
     }
@@ -164,11 +168,17 @@ impl Table {
             Step::Done(more) => return Ok(more),
             Step::NextBlock => {}
         }
-        // The key's entries go on past the block (rare: many versions of one key). Find
-        // `h` again in the index and walk the blocks after it.
+        // The key's entries may go on past the block: its scan reached the block's end (the
+        // key's last entry is the block's last, or it has versions in the next block). Find
+        // `h` again in the index (a second search of the index block, which is warm by
+        // now) and walk the blocks after it.
         let (index, layout) = self.index_layout();
         let mut idx = BlockCursor::new(index);
         idx.seek(index, layout, target);
+        debug_assert!(
+            !idx.valid() || idx.handle == h,
+            "the index seek finds `h` again"
+        );
         while idx.valid() && idx.handle != h {
             idx.next(index, layout);
         }

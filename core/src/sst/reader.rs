@@ -538,9 +538,9 @@ impl Table {
     /// Corruption or I/O errors of the read; a cache that refuses the block is not an error.
     pub(crate) fn hold_data_block(&self, h: BlockHandle, fill_cache: bool) -> Result<HeldBlock> {
         let Some(slot) = &self.cache else {
-            return Ok(HeldBlock::Read(Arc::new(
+            return Ok(HeldBlock::Owned(
                 self.read_block(h, self.opts.verify_checksums)?,
-            )));
+            ));
         };
         if let Some(pin) = slot.lookup_handle::<Block>(h.offset, BlockKind::Data) {
             return Ok(HeldBlock::Cached(pin));
