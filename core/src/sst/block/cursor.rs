@@ -456,12 +456,9 @@ impl BlockCursor {
         let limit = block.restart_offset();
         let data = &block.data()[..limit];
         let mut at = self.next;
-        let run_end = if self.restart_index + 1 < block.num_restarts() {
-            block.restart_point(self.restart_index + 1).min(limit)
-        } else {
-            limit
-        };
-        let touched_end = run_end.min(at.saturating_add(MAX_TOUCHED_RUN));
+        let touched_end = block
+            .run_end(self.restart_index)
+            .min(at.saturating_add(MAX_TOUCHED_RUN));
         touch(
             (at..touched_end)
                 .step_by(64)

@@ -167,16 +167,23 @@ impl Block {
     /// bytes: what a point lookup scans once it has chosen the run. Reads the restart array.
     pub(crate) fn prefetch_run(&self, run: usize) {
         let start = self.restart_point(run);
-        let end = if run + 1 < self.num_restarts {
-            self.restart_point(run + 1)
-        } else {
-            self.restart_offset
-        };
-        let end = end.min(start.saturating_add(MAX_PREFETCHED_RUN));
+        let end = self
+            .run_end(run)
+            .min(start.saturating_add(MAX_PREFETCHED_RUN));
         for at in (start..end).step_by(64) {
             prefetch_byte(&self.data, at);
         }
         prefetch_byte(&self.data, end.saturating_sub(1));
+    }
+
+    /// Where restart run `run` (< `num_restarts`) ends: the next restart point, or the
+    /// restart array after the last run.
+    pub(crate) fn run_end(&self, run: usize) -> usize {
+        if run + 1 < self.num_restarts {
+            self.restart_point(run + 1).min(self.restart_offset)
+        } else {
+            self.restart_offset
+        }
     }
 
     /// Offset of restart point `i` (< `num_restarts`).
