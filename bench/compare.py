@@ -319,8 +319,9 @@ def table(rows, repeats):
 
 def sync_table(rows):
     lines = ["| workload | disk syncs/s (S run / R run) | bound = syncs/s × threads | solistore commits/s | of bound | "
-             "commits per fdatasync | RocksDB commits/s | of bound | commits per fdatasync | target (≥ 0.80 of bound) |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+             "commits per fdatasync | RocksDB commits/s | of bound | commits per fdatasync | target (≥ 0.80 of bound) | "
+             "in-place syncs/s (S run) | solistore of in-place bound |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|"]
     for row in rows:
         if row.get("workload") != "fillsync" or row.get("ratio") is None:
             continue
@@ -330,7 +331,8 @@ def sync_table(rows):
             f"| `{row['spec']}` | {fmt_rate(se.get('disk_syncs_per_s'))} / {fmt_rate(ke.get('disk_syncs_per_s'))} | "
             f"{fmt_rate(se.get('bound_commits_per_s'))} | {fmt_rate(row['s_rate'])} | {fmt_num(se.get('of_bound'))} | "
             f"{fmt_num(se.get('commits_per_sync'), 1)} | {fmt_rate(row['k_rate'])} | {fmt_num(ke.get('of_bound'))} | "
-            f"{fmt_num(ke.get('commits_per_sync'), 1)} | {'met' if ok else '**MISSED**'} |")
+            f"{fmt_num(ke.get('commits_per_sync'), 1)} | {'met' if ok else '**MISSED**'} | "
+            f"{fmt_rate(se.get('in_place_syncs_per_s'))} | {fmt_num(se.get('of_in_place_bound'))} |")
     return "\n".join(lines)
 
 

@@ -16,7 +16,13 @@
  * machine varies from second to second): bound = disk syncs/s x threads (one fdatasync per
  * group of `threads` commits). The driver also
  * counts the engine's fdatasync/fsync calls, so the achieved group size (commits per sync) is
- * reported too. */
+ * reported too.
+ *
+ * The probe appends, so each of its fdatasyncs also writes the file's new size. An engine
+ * whose log overwrites blocks written ahead (solistore's WAL, once synced) has cheaper syncs;
+ * `disk` and `fillsync` therefore also probe that kind (`in_place_syncs_per_s`: zeros
+ * written 1 MiB ahead, a page per write, then the same appends over them), and fillsync
+ * reports its rate against both (`of_bound`, `of_in_place_bound`). */
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -37,12 +43,14 @@ static void *spinner(void *arg) {
 
 /* Appends and fdatasyncs a small record to `dir`/disk-probe for `seconds`; fills h. With
  * `spin`, a second thread keeps a CPU busy meanwhile (see the header). */
-static double probe_disk_once(const char *dir, double seconds, struct hist *h, uint64_t *count);
-static double probe_disk(const char *dir, double seconds, struct hist *h, uint64_t *count, int spin) {
+static double probe_disk_once(const char *dir, double seconds, struct hist *h, uint64_t *count,
+                              int in_place);
+static double probe_disk_kind(const char *dir, double seconds, struct hist *h, uint64_t *count,
+                              int spin, int in_place) {
     pthread_t t;
     int spinning = spin && pthread_create(&t, NULL, spinner, NULL) == 0;
     atomic_store(&g_spin_stop, 0);
-    double secs = probe_disk_once(dir, seconds, h, count);
+    double secs = probe_disk_once(dir, seconds, h, count, in_place);
     if (spinning) {
         atomic_store(&g_spin_stop, 1);
         pthread_join(t, NULL);
@@ -50,18 +58,43 @@ static double probe_disk(const char *dir, double seconds, struct hist *h, uint64
     return secs;
 }
 
-static double probe_disk_once(const char *dir, double seconds, struct hist *h, uint64_t *count) {
+static double probe_disk(const char *dir, double seconds, struct hist *h, uint64_t *count, int spin) {
+    return probe_disk_kind(dir, seconds, h, count, spin, 0);
+}
+
+/* Syncs/s of the in-place kind (see the header), with a spinner. */
+static double probe_in_place(const char *dir, double seconds) {
+    struct hist h;
+    memset(&h, 0, sizeof h);
+    uint64_t n = 0;
+    double secs = probe_disk_kind(dir, seconds, &h, &n, 1, 1);
+    return secs > 0 ? (double)n / secs : 0;
+}
+
+static double probe_disk_once(const char *dir, double seconds, struct hist *h, uint64_t *count,
+                              int in_place) {
     char path[1200];
     snprintf(path, sizeof path, "%s/disk-probe", dir);
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | (in_place ? 0 : O_APPEND), 0644);
     if (fd < 0) {
         perror(path);
         exit(2);
     }
     char rec[100];
     memset(rec, 'd', sizeof rec);
+    static const char zeros[4096];
+    off_t end = 0, zeroed = 0;
     uint64_t t0 = now_ns(), deadline = t0 + (uint64_t)(seconds * 1e9), n = 0, t = t0;
     while (t < deadline && n < 200000) {
+        if (in_place && zeroed < end + (off_t)sizeof rec) {
+            for (off_t target = end + (1 << 20); zeroed < target; zeroed += (off_t)sizeof zeros) {
+                if (pwrite(fd, zeros, sizeof zeros, zeroed) != (ssize_t)sizeof zeros) {
+                    perror("pwrite");
+                    exit(2);
+                }
+            }
+        }
+        end += (off_t)sizeof rec;
         if (write(fd, rec, sizeof rec) != (ssize_t)sizeof rec) {
             perror("write");
             exit(2);
@@ -93,6 +126,7 @@ void w_disk(const struct config *c, struct report *r, const char *dir) {
     report_extra(r, "append_bytes", 100);
     report_extra(r, "lone_syncs_per_s", secs > 0 ? (double)n / secs : 0);
     report_extra(r, "lone_sync_p50_us", (double)hist_quantile(&lone, 0.5) / 1e3);
+    report_extra(r, "in_place_syncs_per_s", probe_in_place(dir, c->disk_seconds / 2));
 }
 
 struct fsync_state {
@@ -158,6 +192,7 @@ void w_fillsync(const struct config *c, struct report *r, const char *dir) {
     db_close(&s.d);
     secs = probe_disk(dir, probe_s, &h, &n_after, 1);
     double rate_after = secs > 0 ? (double)n_after / secs : 0;
+    double in_place = probe_in_place(dir, probe_s);
     double disk_rate = (rate_before + rate_after) / 2;
     double rate = (double)r->ops / r->seconds;
     report_extra(r, "disk_syncs_per_s", disk_rate);
@@ -166,6 +201,8 @@ void w_fillsync(const struct config *c, struct report *r, const char *dir) {
     report_extra(r, "disk_sync_p50_us", (double)hist_quantile(&h, 0.5) / 1e3);
     report_extra(r, "bound_commits_per_s", disk_rate * t);
     report_extra(r, "of_bound", disk_rate > 0 ? rate / (disk_rate * t) : 0);
+    report_extra(r, "in_place_syncs_per_s", in_place);
+    report_extra(r, "of_in_place_bound", in_place > 0 ? rate / (in_place * t) : 0);
     report_extra(r, "engine_syncs", (double)syncs);
     report_extra(r, "commits_per_sync", syncs ? (double)r->ops / (double)syncs : 0);
     free(s.v.buf);

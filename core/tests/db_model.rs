@@ -245,7 +245,12 @@ impl Harness {
     }
 
     /// The newest WAL's number and size.
+    /// The newest WAL's number and its appended bytes: the open DB's own account (a synced
+    /// WAL's file is longer, by zeros written ahead), else the file's size.
     fn wal_pos(&self) -> (u64, u64) {
+        if let Some(end) = self.db.as_ref().and_then(Db::wal_end) {
+            return end;
+        }
         let Some(p) = self.newest_wal() else {
             return (0, 0);
         };
@@ -505,6 +510,12 @@ impl Harness {
             Op::CrashReopen(r) => {
                 self.snapshots.clear();
                 let db = self.db.take().expect("open");
+                // The file's length with the zeros written ahead, which a power loss leaves
+                // after whatever part of the tail survived.
+                let zeroed = self
+                    .newest_wal()
+                    .and_then(|p| std::fs::metadata(p).ok())
+                    .map_or(0, |m| m.len());
                 db.simulate_crash();
                 let (number, size) = self.wal_pos();
                 drop(db);
@@ -523,12 +534,23 @@ impl Harness {
                     } else {
                         u64::from(*r) % (span + 1)
                     };
+                let mut cut = cut;
                 if let Some(wal) = self.newest_wal() {
+                    let bytes = std::fs::read(&wal).expect("read wal");
                     let f = std::fs::OpenOptions::new()
                         .write(true)
                         .open(&wal)
                         .expect("open wal");
                     f.set_len(cut).expect("truncate");
+                    if zeroed > size {
+                        f.set_len(zeroed).expect("zero tail");
+                        // The zeros restore any zero bytes the cut removed: the file is
+                        // intact up to the first nonzero byte lost.
+                        cut += bytes
+                            .get(cut as usize..)
+                            .map_or(0, |rest| rest.iter().take_while(|&&b| b == 0).count())
+                            as u64;
+                    }
                 }
                 // The expected state: the last write that lies wholly in an older WAL or
                 // before the cut (the history starts with a state known to be durable).

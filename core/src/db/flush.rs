@@ -29,6 +29,7 @@ use crate::iter::merging::MergingIterator;
 use crate::iter::InternalIterator;
 use crate::key::{parse_internal_key, ValueType};
 use crate::memtable::MemTable;
+use crate::options::WalRecoveryMode;
 use crate::sst::builder::{TableBuilder, TableBuilderOptions};
 use crate::version::edit::{FileMetaData, VersionEdit};
 use crate::version::set::VersionSet;
@@ -148,6 +149,7 @@ impl DbInner {
         let mut log = LogWriter::new(file, number, false);
         log.set_buffered(self.options.manual_wal_flush);
         log.set_writeback_every(self.wal_writeback_bytes());
+        log.set_prepare_ahead(self.wal_prepares_ahead());
         Ok(log)
     }
 
@@ -161,6 +163,20 @@ impl DbInner {
             0 => WAL_WRITEBACK_DEFAULT,
             n => n,
         }
+    }
+
+    /// Whether the DB's WALs write zeros ahead of their appends once synced
+    /// ([`LogWriter::set_prepare_ahead`]): in the recovery modes that end a log at its
+    /// first damage silently or skip damage (point-in-time, skip-any), where a torn record
+    /// followed by zeros recovers as a torn tail does. In tolerate-tail and absolute
+    /// consistency, damage before the file's end is reported, so those WALs grow as RocksDB's
+    /// do. Not with `use_fsync`: fsync writes the inode's times at every sync anyway.
+    pub(crate) fn wal_prepares_ahead(&self) -> bool {
+        !self.options.use_fsync
+            && matches!(
+                self.options.wal_recovery_mode,
+                WalRecoveryMode::PointInTimeRecovery | WalRecoveryMode::SkipAnyCorruptedRecords
+            )
     }
 
     /// Moves `sv`'s active memtable to the end of `cfd`'s immutable list (WALs below

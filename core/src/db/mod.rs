@@ -710,6 +710,15 @@ impl Db {
         inner.lock.lock().take();
     }
 
+    /// Test hook: the current WAL's number and logical size (its appended bytes; the file
+    /// may be longer, by the zeros written ahead of a synced WAL's appends), or None when
+    /// the DB has no open WAL.
+    #[doc(hidden)]
+    pub fn wal_end(&self) -> Option<(u64, u64)> {
+        let wal = self.inner.write.wal.lock();
+        wal.as_ref().map(|w| (w.log_number(), w.file_size()))
+    }
+
     /// Test hook: waits until no flush or compaction is queued or running in the
     /// background.
     #[doc(hidden)]

@@ -290,6 +290,7 @@ fn start_writable(inner: &Arc<DbInner>, last_seq: u64) -> Result<()> {
     );
     log.set_buffered(inner.options.manual_wal_flush);
     log.set_writeback_every(inner.wal_writeback_bytes());
+    log.set_prepare_ahead(inner.wal_prepares_ahead());
     *inner.write.wal.lock() = Some(log);
     inner
         .wal_number

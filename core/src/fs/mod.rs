@@ -63,6 +63,16 @@ pub trait WritableFile: Send {
     fn start_writeback(&mut self) -> Result<()> {
         Ok(())
     }
+    /// Makes sure the file's next `len` bytes are already written (as zeros), so that the
+    /// append that follows overwrites blocks the file has, instead of growing it. A sync
+    /// after an append that grows a file must also write the file's new size (on ext4, one
+    /// more I/O round trip before the cache flush); a sync after an overwrite need not. The
+    /// real file system writes zeros up to a 1 MiB boundary at a time, and cuts the file
+    /// back to its appended bytes when it is closed; the file then ends in zeros only if
+    /// the process dies, and WAL readers skip zeros as padding (docs/format/wal.md). A hint:
+    /// the default does nothing, and a failure leaves the append to report the disk's
+    /// state.
+    fn prepare_ahead(&mut self, _len: u64) {}
     /// Hands bytes a wrapper holds back to the file system. The file systems' own files
     /// hold nothing back, so the default does nothing; the buffered table file of flush and
     /// compaction (`db::table_file`) writes out its buffer.

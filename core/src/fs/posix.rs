@@ -22,6 +22,31 @@ struct PosixWritable {
     written_back: u64,
     /// False once the file system refused `sync_file_range`.
     range_sync: bool,
+    /// Where the zeros `prepare_ahead` wrote end (0: none were written). Past `size` while
+    /// the file has a zero tail, which `Drop` cuts off.
+    prepared: u64,
+    /// Opened with `O_APPEND` (`reopen_writable`): a positional write would append, so
+    /// `prepare_ahead` does nothing.
+    appending: bool,
+}
+
+/// `prepare_ahead` writes zeros up to a multiple of this.
+const PREPARE_CHUNK: u64 = 1 << 20;
+
+/// The zeros `prepare_ahead` writes, one page per write: a larger write lets the page
+/// cache hold the file in large folios, and each later small append then dirties (and is
+/// counted in the process's `write_bytes` as) a whole folio, though the disk is written a
+/// block at a time (measured: 58 KB counted per 116 B synced commit with 64 KiB writes).
+static ZEROS: [u8; 4096] = [0; 4096];
+
+impl Drop for PosixWritable {
+    /// Cuts off the zero tail `prepare_ahead` left, so that a closed file is exactly its
+    /// appended bytes. Best effort: a tail that stays is zeros, which readers skip.
+    fn drop(&mut self) {
+        if self.prepared > self.size {
+            let _ = self.file.set_len(self.size);
+        }
+    }
 }
 
 impl WritableFile for PosixWritable {
@@ -41,6 +66,27 @@ impl WritableFile for PosixWritable {
     }
     fn size(&self) -> u64 {
         self.size
+    }
+    /// Writes zeros from the end of the prepared region (or of the file) to the next 1 MiB
+    /// boundary past `size + len`. An append larger than that boundary step is left to grow
+    /// the file: zeroing it first would write it twice. A failed zero write stops here and
+    /// leaves the file as it was appended (its tail, if any, is zeros).
+    fn prepare_ahead(&mut self, len: u64) {
+        use std::os::unix::fs::FileExt;
+        let need = self.size + len;
+        if self.appending || need <= self.prepared || len > PREPARE_CHUNK {
+            return;
+        }
+        let mut at = self.prepared.max(self.size);
+        let end = need.div_ceil(PREPARE_CHUNK) * PREPARE_CHUNK;
+        while at < end {
+            let n = (end - at).min(ZEROS.len() as u64) as usize;
+            if self.file.write_all_at(&ZEROS[..n], at).is_err() {
+                break;
+            }
+            at += n as u64;
+            self.prepared = at;
+        }
     }
     /// `sync_file_range(SYNC_FILE_RANGE_WRITE)` over what was appended since the last call.
     /// It may block while the device's queue is full; it never waits for the writes. A file
@@ -159,6 +205,8 @@ impl FileSystem for PosixFs {
             size: 0,
             written_back: 0,
             range_sync: true,
+            prepared: 0,
+            appending: false,
         }))
     }
     fn reopen_writable(&self, path: &Path) -> Result<Box<dyn WritableFile>> {
@@ -177,6 +225,8 @@ impl FileSystem for PosixFs {
             size,
             written_back: size,
             range_sync: true,
+            prepared: 0,
+            appending: true,
         }))
     }
     fn new_sequential(&self, path: &Path) -> Result<SequentialFile> {
@@ -274,5 +324,52 @@ mod tests {
         g.append(&[7u8; 100]).expect("append");
         g.start_writeback().expect("writeback after reopen");
         assert_eq!(g.size(), 13_100);
+    }
+
+    #[test]
+    fn appends_overwrite_zeros_written_ahead_and_closing_cuts_the_zeros_off() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("000008.log");
+        let fs = PosixFs;
+        let mut f = fs.new_writable(&path).expect("create");
+        f.prepare_ahead(100);
+        assert_eq!(fs.file_size(&path).expect("stat"), PREPARE_CHUNK);
+        f.append(&[1u8; 100]).expect("append");
+        // Within the prepared region: nothing more is written, and the size is the appends'.
+        f.prepare_ahead(PREPARE_CHUNK - 100);
+        f.append(&vec![2u8; (PREPARE_CHUNK - 100) as usize])
+            .expect("append");
+        assert_eq!(fs.file_size(&path).expect("stat"), PREPARE_CHUNK);
+        // Past it: zeros up to the next boundary; an append larger than a step grows the
+        // file by itself.
+        f.prepare_ahead(10);
+        f.append(&[3u8; 10]).expect("append");
+        assert_eq!(fs.file_size(&path).expect("stat"), 2 * PREPARE_CHUNK);
+        assert_eq!(f.size(), PREPARE_CHUNK + 10);
+        f.prepare_ahead(PREPARE_CHUNK + 1);
+        f.sync().expect("sync");
+        let bytes = fs.read_all(&path).expect("read back");
+        assert_eq!(bytes.len() as u64, 2 * PREPARE_CHUNK);
+        assert!(bytes[..100].iter().all(|&b| b == 1));
+        assert!(bytes[100..PREPARE_CHUNK as usize].iter().all(|&b| b == 2));
+        assert!(bytes[PREPARE_CHUNK as usize..][..10]
+            .iter()
+            .all(|&b| b == 3));
+        assert!(bytes[PREPARE_CHUNK as usize + 10..].iter().all(|&b| b == 0));
+        drop(f);
+        assert_eq!(
+            fs.file_size(&path).expect("stat"),
+            PREPARE_CHUNK + 10,
+            "closing cuts the zero tail"
+        );
+        // A file reopened for appending (O_APPEND) writes no zeros: a positional write
+        // there would append.
+        let mut g = fs.reopen_writable(&path).expect("reopen");
+        g.prepare_ahead(100);
+        g.append(&[4u8; 100]).expect("append");
+        drop(g);
+        let bytes = fs.read_all(&path).expect("read back");
+        assert_eq!(bytes.len() as u64, PREPARE_CHUNK + 110);
+        assert!(bytes[PREPARE_CHUNK as usize + 10..].iter().all(|&b| b == 4));
     }
 }

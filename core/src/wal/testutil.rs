@@ -15,6 +15,8 @@ struct State {
     syncs: usize,
     /// File sizes at each `start_writeback`.
     writebacks: Vec<u64>,
+    /// The lengths passed to `prepare_ahead`, in order.
+    prepared: Vec<u64>,
     fail_appends: bool,
 }
 
@@ -34,6 +36,9 @@ impl MemFile {
     }
     pub(crate) fn writebacks(&self) -> Vec<u64> {
         self.0.lock().writebacks.clone()
+    }
+    pub(crate) fn prepared(&self) -> Vec<u64> {
+        self.0.lock().prepared.clone()
     }
     pub(crate) fn fail_appends(&self, on: bool) {
         self.0.lock().fail_appends = on;
@@ -56,6 +61,9 @@ impl WritableFile for MemFile {
     }
     fn size(&self) -> u64 {
         self.0.lock().bytes.len() as u64
+    }
+    fn prepare_ahead(&mut self, len: u64) {
+        self.0.lock().prepared.push(len);
     }
     fn start_writeback(&mut self) -> Result<()> {
         let mut s = self.0.lock();

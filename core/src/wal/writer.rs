@@ -13,6 +13,10 @@
 //! All bytes of one logical record reach the file in ONE `append` call, so a record is never
 //! interleaved with another writer's bytes and a failed append leaves at most one torn record.
 //! In buffered mode (`manual_wal_flush`) the bytes stay in memory until [`LogWriter::flush`].
+//!
+//! A WAL that has been synced can have its appends go into zeros the file wrote ahead of them
+//! ([`LogWriter::set_prepare_ahead`]), so that its later syncs do not have to write a new file
+//! size too (docs/format/wal.md §7).
 
 use super::format::{
     encode_physical_header, record_crc_seed, RecordType, BLOCK_SIZE, HEADER_SIZE,
@@ -80,6 +84,9 @@ pub struct LogWriter {
     writeback_every: u64,
     /// Bytes appended since the last writeback was started.
     since_writeback: u64,
+    /// Whether appends, once the log has been synced, go into zeros written ahead of them
+    /// (`set_prepare_ahead`).
+    prepare_ahead: bool,
 }
 
 impl LogWriter {
@@ -101,6 +108,7 @@ impl LogWriter {
             synced_size: 0,
             writeback_every: 0,
             since_writeback: 0,
+            prepare_ahead: false,
             crc_seeds: std::array::from_fn(|t| {
                 RecordType::from_u8(t as u8).map_or(0, |t| record_crc_seed(t, log_number))
             }),
@@ -117,6 +125,17 @@ impl LogWriter {
     /// of this log, above all the one at a memtable switch, finds few dirty pages left.
     pub fn set_writeback_every(&mut self, bytes: u64) {
         self.writeback_every = bytes;
+    }
+
+    /// Once this log has been synced, has each append write into zeros the file wrote
+    /// ahead of it ([`WritableFile::prepare_ahead`]): the log's later syncs then write
+    /// only data, not the file's growing size. Only for a log whose readers stop at, or
+    /// skip, damage followed by zeros (a torn record after a crash is no longer at the end
+    /// of the file): the DB sets it for WALs in point-in-time or skip-any recovery, as
+    /// RocksDB recycles logs only in those modes. A log that is never synced never writes
+    /// zeros, so unsynced writes cost nothing more.
+    pub fn set_prepare_ahead(&mut self, on: bool) {
+        self.prepare_ahead = on;
     }
 
     /// Appends one logical record. An empty payload still yields one zero-length Full record.
@@ -192,6 +211,9 @@ impl LogWriter {
         self.check_failed()?;
         if self.buf.is_empty() {
             return Ok(());
+        }
+        if self.prepare_ahead && self.synced_size > 0 {
+            self.file.prepare_ahead(self.buf.len() as u64);
         }
         let res = self.file.append(&self.buf);
         self.since_writeback += self.buf.len() as u64;
@@ -271,6 +293,29 @@ mod tests {
         w.add_record(b"").expect("append to memory");
         assert_eq!(file.appends(), 2);
         assert_eq!(w.file_size(), file.contents().len() as u64);
+    }
+
+    #[test]
+    fn zeros_are_prepared_only_when_asked_and_only_after_the_first_sync() {
+        let file = MemFile::default();
+        let mut w = LogWriter::new(Box::new(file.clone()), 1, false);
+        w.add_record(b"before").expect("append");
+        w.sync().expect("sync");
+        w.add_record(b"not asked").expect("append");
+        assert!(file.prepared().is_empty(), "prepared without being asked");
+        w.set_prepare_ahead(true);
+        let quiet = MemFile::default();
+        let mut q = LogWriter::new(Box::new(quiet.clone()), 2, false);
+        q.set_prepare_ahead(true);
+        q.add_record(b"never synced").expect("append");
+        assert!(
+            quiet.prepared().is_empty(),
+            "an unsynced log prepared zeros"
+        );
+        // Each append of a synced log announces exactly the bytes it hands over.
+        w.add_record(b"after").expect("append");
+        w.add_record(&[9u8; 100]).expect("append");
+        assert_eq!(file.prepared(), vec![7 + 5, 7 + 100]);
     }
 
     #[test]
