@@ -124,15 +124,19 @@ fn wal_sizes(dir: &std::path::Path) -> Vec<(String, u64)> {
     out
 }
 
-/// A synced WAL writes zeros ahead of its appends (point-in-time recovery, the default): a
-/// copy taken while the DB is open, which is what a crash leaves, has a zero tail and
-/// recovers every synced write; closing cuts the tail. In tolerate-tail recovery, where
+/// A synced WAL writes zeros ahead of its appends (point-in-time recovery, the default, and
+/// absolute consistency, Kommander's): a copy taken while the DB is open, which is what a
+/// crash leaves, has a zero tail and recovers every synced write; closing cuts the tail. In tolerate-tail recovery, where
 /// damage before the end of a file is reported, the WAL grows by its appends only.
 #[test]
 fn a_synced_wal_writes_zeros_ahead_and_a_crash_image_recovers_every_write() {
     for (mode, zeros) in [
         (
             solistore::options::WalRecoveryMode::PointInTimeRecovery,
+            true,
+        ),
+        (
+            solistore::options::WalRecoveryMode::AbsoluteConsistency,
             true,
         ),
         (

@@ -238,8 +238,8 @@ fn zero_tail_after_the_last_record() {
 
 /// A record torn by a power cut inside zeros written ahead: it is no longer at the end of
 /// the file, so the strict modes see a checksum mismatch where they would have seen a
-/// torn tail. solistore writes zeros ahead only in point-in-time and skip-any recovery,
-/// where the outcome is the torn tail's.
+/// torn tail. Every mode but tolerate-tail has `torn_tail`'s outcome, and solistore writes
+/// zeros ahead in every mode but that one.
 #[test]
 fn torn_record_before_a_zero_tail() {
     check(

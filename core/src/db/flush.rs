@@ -166,17 +166,18 @@ impl DbInner {
     }
 
     /// Whether the DB's WALs write zeros ahead of their appends once synced
-    /// ([`LogWriter::set_prepare_ahead`]): in the recovery modes that end a log at its
-    /// first damage silently or skip damage (point-in-time, skip-any), where a torn record
-    /// followed by zeros recovers as a torn tail does. In tolerate-tail and absolute
-    /// consistency, damage before the file's end is reported, so those WALs grow as RocksDB's
-    /// do. Not with `use_fsync`: fsync writes the inode's times at every sync anyway.
+    /// ([`LogWriter::set_prepare_ahead`]): in every recovery mode whose outcome a zero tail
+    /// does not change. A record torn by a power cut then lies before zeros, not at the
+    /// file's end, and reads as a checksum mismatch instead of a truncated record:
+    /// point-in-time recovery ends the log there as at a torn tail, skip-any skips it as it
+    /// would a torn tail, and absolute consistency refuses to open either way. Only
+    /// tolerate-tail, which accepts a torn tail but reports damage before the end, would
+    /// refuse a DB it opens today, so its WALs grow as RocksDB's do
+    /// (`core/tests/wal_recovery_modes.rs` has each shape in each mode). Not with
+    /// `use_fsync`: fsync writes the inode's times at every sync anyway.
     pub(crate) fn wal_prepares_ahead(&self) -> bool {
         !self.options.use_fsync
-            && matches!(
-                self.options.wal_recovery_mode,
-                WalRecoveryMode::PointInTimeRecovery | WalRecoveryMode::SkipAnyCorruptedRecords
-            )
+            && self.options.wal_recovery_mode != WalRecoveryMode::TolerateCorruptedTailRecords
     }
 
     /// Moves `sv`'s active memtable to the end of `cfd`'s immutable list (WALs below

@@ -87,7 +87,17 @@ pub struct LogWriter {
     /// Whether appends, once the log has been synced, go into zeros written ahead of them
     /// (`set_prepare_ahead`).
     prepare_ahead: bool,
+    /// Bytes appended between two syncs, a recent average (weight 1/8; 0 before the first
+    /// sync).
+    sync_span: u64,
 }
+
+/// Zeros are written ahead only while syncs cover at most this many bytes on average: each
+/// zero byte is written to the disk once more, and a sync of many pages gains little from
+/// sparing the one write of the file's size. Measured with 64 KiB batches synced from 4
+/// threads (about 256 KiB a sync): 186k entries/s without zeros, 119k with them; with 100 B
+/// commits (a few KiB a sync) the zeros gain 30-50%.
+const MAX_PREPARED_SYNC_SPAN: u64 = 32 * 1024;
 
 impl LogWriter {
     /// A writer appending to `file`. `log_number` is the file number; `recyclable` selects
@@ -109,6 +119,7 @@ impl LogWriter {
             writeback_every: 0,
             since_writeback: 0,
             prepare_ahead: false,
+            sync_span: 0,
             crc_seeds: std::array::from_fn(|t| {
                 RecordType::from_u8(t as u8).map_or(0, |t| record_crc_seed(t, log_number))
             }),
@@ -129,11 +140,11 @@ impl LogWriter {
 
     /// Once this log has been synced, has each append write into zeros the file wrote
     /// ahead of it ([`WritableFile::prepare_ahead`]): the log's later syncs then write
-    /// only data, not the file's growing size. Only for a log whose readers stop at, or
-    /// skip, damage followed by zeros (a torn record after a crash is no longer at the end
-    /// of the file): the DB sets it for WALs in point-in-time or skip-any recovery, as
-    /// RocksDB recycles logs only in those modes. A log that is never synced never writes
-    /// zeros, so unsynced writes cost nothing more.
+    /// only data, not the file's growing size. Only for a log whose recovery treats damage
+    /// followed by zeros as it treats a torn tail (after a power cut, a torn record is no
+    /// longer at the end of the file): the DB sets it for WALs in every recovery mode but
+    /// tolerate-tail (`DbInner::wal_prepares_ahead`). A log that is never synced never
+    /// writes zeros, so unsynced writes cost nothing more.
     pub fn set_prepare_ahead(&mut self, on: bool) {
         self.prepare_ahead = on;
     }
@@ -212,7 +223,7 @@ impl LogWriter {
         if self.buf.is_empty() {
             return Ok(());
         }
-        if self.prepare_ahead && self.synced_size > 0 {
+        if self.prepare_ahead && self.synced_size > 0 && self.sync_span <= MAX_PREPARED_SYNC_SPAN {
             self.file.prepare_ahead(self.buf.len() as u64);
         }
         let res = self.file.append(&self.buf);
@@ -245,6 +256,12 @@ impl LogWriter {
         self.flush()?;
         let res = self.file.sync();
         self.record_failure(res)?;
+        let span = self.file_size() - self.synced_size;
+        self.sync_span = if self.synced_size == 0 {
+            span
+        } else {
+            self.sync_span - self.sync_span / 8 + span / 8
+        };
         self.synced_size = self.file_size();
         self.since_writeback = 0;
         Ok(())
@@ -316,6 +333,24 @@ mod tests {
         w.add_record(b"after").expect("append");
         w.add_record(&[9u8; 100]).expect("append");
         assert_eq!(file.prepared(), vec![7 + 5, 7 + 100]);
+        // Syncs of many bytes turn it off (their zeros cost more than they save), and a run
+        // of small syncs turns it back on.
+        let mut big_syncs = 0;
+        while w.sync_span <= MAX_PREPARED_SYNC_SPAN {
+            w.add_record(&[1u8; 100 * 1024]).expect("append");
+            w.sync().expect("sync");
+            big_syncs += 1;
+        }
+        assert!(big_syncs > 1, "one sync decided alone");
+        let before = file.prepared().len();
+        w.add_record(b"small").expect("append");
+        assert_eq!(file.prepared().len(), before, "prepared after big syncs");
+        for _ in 0..64 {
+            w.add_record(b"small").expect("append");
+            w.sync().expect("sync");
+        }
+        w.add_record(b"small again").expect("append");
+        assert_eq!(file.prepared().last(), Some(&(7 + 11)));
     }
 
     #[test]
