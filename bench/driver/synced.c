@@ -48,8 +48,8 @@ static double probe_disk_once(const char *dir, double seconds, struct hist *h, u
 static double probe_disk_kind(const char *dir, double seconds, struct hist *h, uint64_t *count,
                               int spin, int in_place) {
     pthread_t t;
+    atomic_store(&g_spin_stop, 0); /* before the spinner starts: a stop left set would end it */
     int spinning = spin && pthread_create(&t, NULL, spinner, NULL) == 0;
-    atomic_store(&g_spin_stop, 0);
     double secs = probe_disk_once(dir, seconds, h, count, in_place);
     if (spinning) {
         atomic_store(&g_spin_stop, 1);

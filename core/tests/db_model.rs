@@ -510,14 +510,14 @@ impl Harness {
             Op::CrashReopen(r) => {
                 self.snapshots.clear();
                 let db = self.db.take().expect("open");
-                // The file's length with the zeros written ahead, which a power loss leaves
-                // after whatever part of the tail survived.
+                let (number, size) = db.wal_end().unwrap_or_else(|| self.wal_pos());
+                db.simulate_crash();
+                // The file's length with the zeros written ahead, which the crash leaves and
+                // a power loss leaves after whatever part of the tail survived.
                 let zeroed = self
                     .newest_wal()
                     .and_then(|p| std::fs::metadata(p).ok())
                     .map_or(0, |m| m.len());
-                db.simulate_crash();
-                let (number, size) = self.wal_pos();
                 drop(db);
                 self.handles.clear();
                 // Cut the newest WAL anywhere after its last synced byte.

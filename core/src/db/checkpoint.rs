@@ -129,6 +129,11 @@ impl Db {
     /// The live WAL files and their sizes. A WAL that a flush deletes between the listing
     /// and its size is left out: before deletions are disabled, that race is expected (it
     /// failed checkpoints taken beside a busy writer with `No such file or directory`).
+    ///
+    /// A WAL still open for writing (the current one, or one switched away from and not yet
+    /// synced) counts its appended bytes, not the file's length: a synced WAL's file runs
+    /// on into the zeros written ahead of its appends (`LogWriter::set_prepare_ahead`), and
+    /// the appended size, read under the WAL lock, ends at a whole record.
     fn wal_files(&self) -> Result<Vec<(u64, u64)>> {
         let inner: &Arc<super::DbInner> = &self.inner;
         let mut out = Vec::new();
@@ -139,6 +144,15 @@ impl Db {
                     Ok(size) => out.push((k, size)),
                     Err(_) if !inner.fs.exists(&path) => {}
                     Err(e) => return Err(e),
+                }
+            }
+        }
+        {
+            let wal = inner.write.wal.lock();
+            let closed = inner.write.closed_wals.lock();
+            for w in wal.iter().chain(closed.iter()) {
+                if let Some(entry) = out.iter_mut().find(|(k, _)| *k == w.log_number()) {
+                    entry.1 = entry.1.min(w.appended_size());
                 }
             }
         }

@@ -705,8 +705,14 @@ impl Db {
         }
         inner.error_handler.stop();
         inner.background.shutdown();
-        *inner.write.wal.lock() = None;
-        inner.write.closed_wals.lock().clear();
+        // Closed as a killed process's files are: without cutting off the zeros written
+        // ahead of a synced WAL's appends.
+        if let Some(mut w) = inner.write.wal.lock().take() {
+            w.keep_tail();
+        }
+        for mut w in inner.write.closed_wals.lock().drain(..) {
+            w.keep_tail();
+        }
         inner.lock.lock().take();
     }
 

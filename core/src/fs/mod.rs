@@ -67,12 +67,15 @@ pub trait WritableFile: Send {
     /// append that follows overwrites blocks the file has, instead of growing it. A sync
     /// after an append that grows a file must also write the file's new size (on ext4, one
     /// more I/O round trip before the cache flush); a sync after an overwrite need not. The
-    /// real file system writes zeros up to a 1 MiB boundary at a time, and cuts the file
-    /// back to its appended bytes when it is closed; the file then ends in zeros only if
-    /// the process dies, and WAL readers skip zeros as padding (docs/format/wal.md). A hint:
-    /// the default does nothing, and a failure leaves the append to report the disk's
-    /// state.
+    /// real file system writes zeros up to a 1 MiB boundary at a time (so the size changes
+    /// once a step), and cuts the file back to its appended bytes when it is closed; a crash,
+    /// or a power cut before the cut reached the disk, leaves the zeros, and WAL readers end
+    /// the log at them (docs/format/wal.md §7). A hint: the default does nothing, and a
+    /// failed zero write turns it off for the file.
     fn prepare_ahead(&mut self, _len: u64) {}
+    /// Test hook for crash simulations: keeps the zeros `prepare_ahead` wrote when the file
+    /// is closed, as a killed process leaves them.
+    fn keep_tail(&mut self) {}
     /// Hands bytes a wrapper holds back to the file system. The file systems' own files
     /// hold nothing back, so the default does nothing; the buffered table file of flush and
     /// compaction (`db::table_file`) writes out its buffer.

@@ -26,7 +26,7 @@ struct PosixWritable {
     /// the file has a zero tail, which `Drop` cuts off.
     prepared: u64,
     /// Opened with `O_APPEND` (`reopen_writable`): a positional write would append, so
-    /// `prepare_ahead` does nothing.
+    /// `prepare_ahead` does nothing. Also set when a zero write failed.
     appending: bool,
 }
 
@@ -69,8 +69,9 @@ impl WritableFile for PosixWritable {
     }
     /// Writes zeros from the end of the prepared region (or of the file) to the next 1 MiB
     /// boundary past `size + len`. An append larger than that boundary step is left to grow
-    /// the file: zeroing it first would write it twice. A failed zero write stops here and
-    /// leaves the file as it was appended (its tail, if any, is zeros).
+    /// the file: zeroing it first would write it twice. A zero write that fails (a full
+    /// disk, say) turns the hint off for this file and cuts the file back to its appended
+    /// bytes, so that the zeros do not take the space the append needs.
     fn prepare_ahead(&mut self, len: u64) {
         use std::os::unix::fs::FileExt;
         let need = self.size + len;
@@ -82,11 +83,17 @@ impl WritableFile for PosixWritable {
         while at < end {
             let n = (end - at).min(ZEROS.len() as u64) as usize;
             if self.file.write_all_at(&ZEROS[..n], at).is_err() {
-                break;
+                let _ = self.file.set_len(self.size);
+                self.prepared = 0;
+                self.appending = true;
+                return;
             }
             at += n as u64;
             self.prepared = at;
         }
+    }
+    fn keep_tail(&mut self) {
+        self.prepared = 0;
     }
     /// `sync_file_range(SYNC_FILE_RANGE_WRITE)` over what was appended since the last call.
     /// It may block while the device's queue is full; it never waits for the writes. A file
@@ -346,30 +353,45 @@ mod tests {
         f.append(&[3u8; 10]).expect("append");
         assert_eq!(fs.file_size(&path).expect("stat"), 2 * PREPARE_CHUNK);
         assert_eq!(f.size(), PREPARE_CHUNK + 10);
-        f.prepare_ahead(PREPARE_CHUNK + 1);
+        let c = PREPARE_CHUNK as usize;
+        f.prepare_ahead(3 * PREPARE_CHUNK / 2);
+        assert_eq!(fs.file_size(&path).expect("stat"), 2 * PREPARE_CHUNK);
+        f.append(&vec![4u8; 3 * c / 2]).expect("append");
+        // The next zeros start after the appended bytes, which now run past the zeros.
+        f.prepare_ahead(10);
+        f.append(&[5u8; 10]).expect("append");
         f.sync().expect("sync");
         let bytes = fs.read_all(&path).expect("read back");
-        assert_eq!(bytes.len() as u64, 2 * PREPARE_CHUNK);
+        assert_eq!(bytes.len() as u64, 3 * PREPARE_CHUNK);
         assert!(bytes[..100].iter().all(|&b| b == 1));
-        assert!(bytes[100..PREPARE_CHUNK as usize].iter().all(|&b| b == 2));
-        assert!(bytes[PREPARE_CHUNK as usize..][..10]
-            .iter()
-            .all(|&b| b == 3));
-        assert!(bytes[PREPARE_CHUNK as usize + 10..].iter().all(|&b| b == 0));
+        assert!(bytes[100..c].iter().all(|&b| b == 2));
+        assert!(bytes[c..c + 10].iter().all(|&b| b == 3));
+        assert!(bytes[c + 10..c + 10 + 3 * c / 2].iter().all(|&b| b == 4));
+        assert!(bytes[c + 10 + 3 * c / 2..][..10].iter().all(|&b| b == 5));
+        assert!(bytes[c + 20 + 3 * c / 2..].iter().all(|&b| b == 0));
         drop(f);
+        let logical = PREPARE_CHUNK + 20 + 3 * PREPARE_CHUNK / 2;
         assert_eq!(
             fs.file_size(&path).expect("stat"),
-            PREPARE_CHUNK + 10,
+            logical,
             "closing cuts the zero tail"
         );
+        // A crashed writer (`keep_tail`) leaves its zeros, as a killed process does.
+        let other = dir.path().join("000009.log");
+        let mut k = fs.new_writable(&other).expect("create");
+        k.prepare_ahead(10);
+        k.append(&[6u8; 10]).expect("append");
+        k.keep_tail();
+        drop(k);
+        assert_eq!(fs.file_size(&other).expect("stat"), PREPARE_CHUNK);
         // A file reopened for appending (O_APPEND) writes no zeros: a positional write
         // there would append.
         let mut g = fs.reopen_writable(&path).expect("reopen");
         g.prepare_ahead(100);
-        g.append(&[4u8; 100]).expect("append");
+        g.append(&[7u8; 100]).expect("append");
         drop(g);
         let bytes = fs.read_all(&path).expect("read back");
-        assert_eq!(bytes.len() as u64, PREPARE_CHUNK + 110);
-        assert!(bytes[PREPARE_CHUNK as usize + 10..].iter().all(|&b| b == 4));
+        assert_eq!(bytes.len() as u64, logical + 100);
+        assert!(bytes[logical as usize..].iter().all(|&b| b == 7));
     }
 }

@@ -384,7 +384,9 @@ per_mode!(recycled_log_bad_checksum, recycled_log_bad_checksum(),
     skip_any: (vec![0], End::Eof),
 );
 
-// ---- type-0, zero-length padding (preallocated space) is skipped silently ----------------
+// ---- type-0, zero-length padding (preallocated space): skipped silently where a report
+// does not end the read; in point-in-time and absolute consistency, zeros with data after
+// them are a lost block, and zeros to the end of the file are the end ------------------------
 
 fn zero_padding() -> Case {
     let written = payloads(&[100, 100]);
@@ -400,6 +402,50 @@ fn zero_padding() -> Case {
     }
 }
 per_mode!(zero_padding, zero_padding(),
+    tolerate: (vec![0, 1], End::Eof),
+    absolute: (vec![0], End::Fail("zeros before the end of the log")),
+    point_in_time: (vec![0], End::Stop("zeros before the end of the log")),
+    skip_any: (vec![0, 1], End::Eof),
+);
+
+/// A zeroed block between whole records, the hole out-of-order writeback can leave in the
+/// unsynced part of a WAL whose zeros were written ahead: record 1 (block 1) is lost, record
+/// 2 (block 2) survived. RocksDB 7.8.3 skips the zeros in every mode and replays record 2.
+fn zero_block_between_records() -> Case {
+    let written = payloads(&[BLOCK_SIZE - HEADER_SIZE, BLOCK_SIZE - HEADER_SIZE, 100]);
+    let mut bytes = Vec::new();
+    encode_physical_record(&mut bytes, RecordType::Full, 1, &written[0]);
+    bytes.resize(2 * BLOCK_SIZE, 0);
+    encode_physical_record(&mut bytes, RecordType::Full, 1, &written[2]);
+    Case {
+        bytes,
+        log_number: 1,
+        written,
+    }
+}
+per_mode!(zero_block_between_records, zero_block_between_records(),
+    tolerate: (vec![0, 2], End::Eof),
+    absolute: (vec![0], End::Fail("zeros before the end of the log")),
+    point_in_time: (vec![0], End::Stop("zeros before the end of the log")),
+    skip_any: (vec![0, 2], End::Eof),
+);
+
+/// Zeros from a record's end to the end of the file (the tail a crash leaves in a WAL that
+/// wrote zeros ahead), also when the record ends 7 to 10 bytes before its block's end.
+fn zero_tail() -> Case {
+    let written = payloads(&[100, BLOCK_SIZE - 100 - 2 * HEADER_SIZE - 9]);
+    let mut bytes = Vec::new();
+    encode_physical_record(&mut bytes, RecordType::Full, 1, &written[0]);
+    encode_physical_record(&mut bytes, RecordType::Full, 1, &written[1]);
+    assert_eq!(BLOCK_SIZE - bytes.len(), 9);
+    bytes.resize(3 * BLOCK_SIZE + 500, 0);
+    Case {
+        bytes,
+        log_number: 1,
+        written,
+    }
+}
+per_mode!(zero_tail, zero_tail(),
     tolerate: (vec![0, 1], End::Eof),
     absolute: (vec![0, 1], End::Eof),
     point_in_time: (vec![0, 1], End::Eof),
@@ -502,6 +548,12 @@ fn all_cases() -> Vec<(&'static str, Case, bool)> {
         ),
         ("first_then_full", first_then_full(), false),
         ("zero_padding", zero_padding(), false),
+        (
+            "zero_block_between_records",
+            zero_block_between_records(),
+            false,
+        ),
+        ("zero_tail", zero_tail(), false),
         ("recyclable_old_record", recyclable_old_record(), true),
         ("old_record_mid_fragment", old_record_mid_fragment(), true),
         (

@@ -55,6 +55,9 @@ enum Physical {
     Damaged { drop: usize, bad_len: bool },
     /// A recyclable record stamped with another log number.
     OldRecord,
+    /// Zero padding with data after it (`zero_padding_ends_log` only): a block lost between
+    /// records written later, a hole in the history.
+    ZerosBeforeData,
 }
 
 /// Reads logical records from a log file, one block at a time.
@@ -164,6 +167,37 @@ impl<R: Read> LogReader<R> {
     /// File offset of the next unconsumed byte.
     fn offset(&self) -> u64 {
         self.end_of_buffer_offset - (self.len - self.pos) as u64
+    }
+
+    /// Whether zero padding (a zero header) ends the log: in point-in-time recovery and
+    /// absolute consistency, unless reports are ignored. Neither engine's writer puts a
+    /// zero header before data: zeros are the space a synced solistore WAL wrote ahead of
+    /// its appends (docs/format/wal.md §7). Data after them means blocks written later
+    /// reached the disk and an earlier one did not, and replaying on, as RocksDB's reader
+    /// does, would recover later writes without the lost ones. So the rest of the file is
+    /// read: all zeros is the end of the log; anything else ends point-in-time recovery
+    /// there and fails absolute consistency, as other damage does.
+    fn zero_padding_ends_log(&self) -> bool {
+        !self.ignore_reports
+            && matches!(
+                self.mode,
+                WalRecoveryMode::AbsoluteConsistency | WalRecoveryMode::PointInTimeRecovery
+            )
+    }
+
+    /// Consumes the rest of the file; true when it holds only zeros.
+    fn rest_is_zero(&mut self) -> Result<bool> {
+        loop {
+            if self.block[self.pos..self.len].iter().any(|&b| b != 0) {
+                self.pos = self.len;
+                return Ok(false);
+            }
+            self.pos = self.len;
+            if self.eof {
+                return Ok(true);
+            }
+            self.read_more()?;
+        }
     }
 
     fn strict_tail(&self) -> bool {
@@ -284,6 +318,12 @@ impl<R: Read> LogReader<R> {
                     return self.tail_eof(in_fragment, out.len());
                 }
                 Physical::Eof => return self.tail_eof(in_fragment, out.len()),
+                Physical::ZerosBeforeData => {
+                    // Only where a report ends the read (`zero_padding_ends_log`).
+                    let pending = if in_fragment { out.len() } else { 0 };
+                    report!(pending, "zeros before the end of the log");
+                    return Ok(ReadOutcome::Eof);
+                }
                 Physical::OldRecord if self.mode != WalRecoveryMode::SkipAnyCorruptedRecords => {
                     // Data from the file's previous life: the log ends here.
                     return self.tail_eof(in_fragment, out.len());
@@ -377,6 +417,15 @@ impl<R: Read> LogReader<R> {
                 });
             }
             if t == RecordType::Zero as u8 && length == 0 {
+                // A block's last 7 to 10 bytes are zeros where an 11-byte header did not fit
+                // (recyclable logs): a trailer, not the end.
+                if avail >= RECYCLABLE_HEADER_SIZE && self.zero_padding_ends_log() {
+                    return if self.rest_is_zero()? {
+                        Ok(Physical::Eof)
+                    } else {
+                        Ok(Physical::ZerosBeforeData)
+                    };
+                }
                 // Preallocated (zeroed) space: skip the rest of the block, report nothing.
                 self.pos = self.len;
                 return Ok(Physical::BadRecord);

@@ -277,6 +277,18 @@ impl LogWriter {
         self.file.size() + self.buf.len() as u64
     }
 
+    /// Test hook for crash simulations: closing this log will leave the zeros written
+    /// ahead, as a killed process does ([`WritableFile::keep_tail`]).
+    pub fn keep_tail(&mut self) {
+        self.file.keep_tail();
+    }
+
+    /// Bytes handed to the file (the logical size without what is still buffered): the
+    /// file may be longer, by zeros written ahead.
+    pub fn appended_size(&self) -> u64 {
+        self.file.size()
+    }
+
     pub fn log_number(&self) -> u64 {
         self.log_number
     }
