@@ -11,6 +11,7 @@
  * prints one summary line to stdout and appends one JSON line to --json. The parent never
  * loads the engine. Exit status: 0 if every workload succeeded. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -151,10 +152,18 @@ static int run_spec(const struct config *base, const char *spec) {
         r.workload = w->name;
         r.unit = "op";
         snprintf(r.spec, sizeof r.spec, "%s", spec);
+        r.dev_start = device_written_bytes(dir);
         proc_sample(&r.start);
         if (strcmp(w->name, "disk") != 0) engine_load(c.engine_path);
         w->run(&c, &r, dir);
         proc_sample(&r.end);
+        /* What the workload left dirty reaches the device before it is counted. */
+        int dfd = open(dir, O_RDONLY | O_DIRECTORY);
+        if (dfd >= 0) {
+            if (syncfs(dfd) != 0) r.dev_start = -1;
+            close(dfd);
+        }
+        r.dev_end = r.dev_start >= 0 ? device_written_bytes(dir) : -1;
         r.db_bytes = dir_bytes(dir);
         char *params = config_json(&c);
         report_emit(&r, c.label, c.engine_path, params, c.json_path);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -87,6 +88,21 @@ void proc_sample(struct proc_sample *s) {
         else if (strcmp(name, "read_bytes") == 0) s->read_bytes = v;
     }
     fclose(f);
+}
+
+/* ---- the block device ---- */
+
+int64_t device_written_bytes(const char *path) {
+    struct stat st;
+    if (stat(path, &st) != 0 || major(st.st_dev) == 0) return -1;
+    char p[96];
+    snprintf(p, sizeof p, "/sys/dev/block/%u:%u/stat", major(st.st_dev), minor(st.st_dev));
+    FILE *f = fopen(p, "r");
+    if (f == NULL) return -1;
+    unsigned long long v[7];
+    int n = fscanf(f, "%llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6]);
+    fclose(f);
+    return n == 7 ? (int64_t)(v[6] * 512ull) : -1;
 }
 
 /* ---- directories ---- */
@@ -265,6 +281,9 @@ void report_emit(const struct report *r, const char *engine_label, const char *e
     uint64_t wcanc = r->end.cancelled_write_bytes - r->start.cancelled_write_bytes;
     uint64_t wchar = r->end.wchar - r->start.wchar;
     double wamp = r->user_bytes ? (double)wb / (double)r->user_bytes : 0;
+    int have_dev = r->dev_start >= 0 && r->dev_end >= r->dev_start;
+    uint64_t dwb = have_dev ? (uint64_t)(r->dev_end - r->dev_start) : 0;
+    double dwamp = r->user_bytes ? (double)dwb / (double)r->user_bytes : 0;
     uint64_t p50 = hist_quantile(&r->lat, 0.50), p99 = hist_quantile(&r->lat, 0.99),
              p999 = hist_quantile(&r->lat, 0.999);
 
@@ -276,6 +295,7 @@ void report_emit(const struct report *r, const char *engine_label, const char *e
     printf("%-10s %-34s %12.0f %s/s  p50 %s  p99 %s  p99.9 %s  max %s  cpu %.2f us/%s  rss %.0f MB", engine_label,
            r->spec, ops_s, r->unit, a, b, c, d, cpu_us_op, r->unit, (double)r->end.max_rss_kb / 1024.0);
     if (r->user_bytes) printf("  wamp %.2f", wamp);
+    if (r->user_bytes && have_dev) printf("  dev-wamp %.2f", dwamp);
     printf("  db %.1f MB", (double)r->db_bytes / 1048576.0);
     if (r->expected_found || r->found) printf("  found %" PRIu64 "/%" PRIu64, r->found, r->expected_found);
     for (int i = 0; i < r->nextra; i++) printf("  %s %.4g", r->extra[i].key, r->extra[i].value);
@@ -311,6 +331,10 @@ void report_emit(const struct report *r, const char *engine_label, const char *e
             r->ops, r->seconds, ops_s, r->lat.count ? (double)r->lat.sum / (double)r->lat.count : 0.0, p50, p99, p999,
             r->lat.max, r->lat.count, cpu, cpu_us_op, r->end.max_rss_kb, r->user_bytes, wb, wcanc, wchar, wamp,
             r->db_bytes, r->settle_s, r->found, r->expected_found, (double)(r->end.t_ns - r->start.t_ns) / 1e9);
+    if (have_dev)
+        fprintf(f, ",\"device_write_bytes\":%" PRIu64 ",\"device_write_amp\":%.4f", dwb, dwamp);
+    else
+        fprintf(f, ",\"device_write_bytes\":null,\"device_write_amp\":null");
     fprintf(f, ",\"extra\":{");
     for (int i = 0; i < r->nextra; i++) {
         fprintf(f, "%s", i ? "," : "");

@@ -36,6 +36,13 @@ struct proc_sample {
 };
 void proc_sample(struct proc_sample *s);
 
+/* Bytes written to the block device that holds `path`, since boot (sectors written, field 7 of
+ * /sys/dev/block/MAJ:MIN/stat, times 512), or -1 where there is no such device (tmpfs,
+ * overlay, no sysfs). It counts what reaches the device: data, and the filesystem's own
+ * metadata (inodes, extent trees, journal), which /proc/self/io's write_bytes leaves out; and
+ * every process's writes, so it is only meaningful on an otherwise idle disk. */
+int64_t device_written_bytes(const char *path);
+
 /* Sum of the apparent sizes of the regular files under `path` (0 if it does not exist). */
 uint64_t dir_bytes(const char *path);
 /* rm -rf path. */
@@ -73,6 +80,8 @@ struct report {
     struct proc_sample start, phase_start, phase_end, end;
     double settle_s;
     uint64_t db_bytes;         /* size of the DB directory after close */
+    int64_t dev_start, dev_end; /* device_written_bytes before the open and after the close and
+                                 * a syncfs of the DB's filesystem (-1: no device counter) */
     int nextra;
     struct {
         char key[40];
