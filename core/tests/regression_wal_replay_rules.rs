@@ -30,13 +30,7 @@ fn descs(names: &[&str]) -> Vec<(String, ColumnFamilyOptions)> {
 }
 
 fn wals(dir: &Path) -> Vec<PathBuf> {
-    let mut w: Vec<PathBuf> = std::fs::read_dir(dir)
-        .expect("dir")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "log"))
-        .collect();
-    w.sort();
-    w
+    common::files_with_extension(dir, "log")
 }
 
 /// Opens with the given settings and returns `Err(message)` or every (cf, key) present.

@@ -4,7 +4,9 @@
 //! damaged table goes to `lost/` while the rest survives, and, when the old MANIFEST is still
 //! readable, a column family without tables keeps its WAL data.
 
-use std::path::Path;
+mod common;
+
+use std::path::{Path, PathBuf};
 
 use solistore::db::Db;
 use solistore::options::{ColumnFamilyOptions, DbOptions, ReadOptions, WriteOptions};
@@ -28,14 +30,8 @@ fn remove_manifests(dir: &Path) {
     }
 }
 
-fn tables(dir: &Path) -> Vec<std::path::PathBuf> {
-    let mut v: Vec<_> = std::fs::read_dir(dir)
-        .expect("dir")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "sst"))
-        .collect();
-    v.sort();
-    v
+fn tables(dir: &Path) -> Vec<PathBuf> {
+    common::files_with_extension(dir, "sst")
 }
 
 #[test]

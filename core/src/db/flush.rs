@@ -33,10 +33,12 @@ use crate::options::WalRecoveryMode;
 use crate::sst::builder::{TableBuilder, TableBuilderOptions};
 use crate::version::edit::{FileMetaData, VersionEdit};
 use crate::version::set::VersionSet;
+use crate::wal::predecessor::{self, Predecessor};
 use crate::wal::writer::LogWriter;
 
-/// The WAL's writeback interval where `wal_bytes_per_sync` is 0 (see `wal_writeback_bytes`).
-const WAL_WRITEBACK_DEFAULT: u64 = 1 << 20;
+/// The WAL writeback interval of a DB with several column families where
+/// `wal_bytes_per_sync` is 0 (see `wal_writeback_bytes`).
+const MULTI_FAMILY_WAL_WRITEBACK: u64 = 1 << 20;
 
 /// How often a manual flush that waits looks again without a finished job to wake it.
 const FLUSH_WAIT_RECHECK: Duration = Duration::from_millis(50);
@@ -55,17 +57,29 @@ impl DbInner {
         let current = self.wal_number.load(Ordering::Acquire);
         let next_log_number = match wal.as_mut() {
             Some(old) if old.file_size() > 0 => {
-                // The old WAL is made durable before the new one takes a write: otherwise a
-                // power cut could keep the new WAL's first writes and lose the old one's
-                // unsynced tail, a hole in the recovered history (recovery cannot tell a
-                // tail cut at a record boundary from a complete WAL). One sync per
-                // memtable switch, and none when the tail was synced already.
-                old.sync()
+                // The old WAL is not synced here (a synced write or a multi-family flush
+                // syncs it later, from `closed_wals`, and a flush may make it obsolete
+                // first). A power cut could then keep the new WAL's first writes and lose
+                // the old one's unsynced tail; the new WAL opens with the old one's
+                // number and length (`wal::predecessor`), and recovery stops where the
+                // old one ends short instead of leaving a hole in the history.
+                old.flush()
                     .map_err(|e| self.set_bg_error(e, Reason::WalWrite))?;
+                let prev = Predecessor {
+                    number: old.log_number(),
+                    length: old.file_size(),
+                };
                 // A switch that cannot start a new WAL stops the DB (RocksDB's `kMemTable`).
-                let log = self
+                let mut log = self
                     .new_wal(&mut vs)
                     .map_err(|e| self.set_bg_error(e, Reason::MemTable))?;
+                // Every write logged so far is published: a switch runs in the write queue,
+                // after the leader's group (or in `run_exclusive`). Queued, not appended: it
+                // goes out with the new WAL's first write, so a switch does no I/O here
+                // but the file's creation (a full disk fails that write, as in RocksDB).
+                let next_sequence = self.last_sequence.load(Ordering::Acquire) + 1;
+                log.queue_record(&predecessor::encode(next_sequence, prev))
+                    .map_err(|e| self.set_bg_error(e, Reason::WalWrite))?;
                 let number = log.log_number();
                 if let Some(old) = wal.replace(log) {
                     self.write.closed_wals.lock().push(old);
@@ -148,19 +162,23 @@ impl DbInner {
         self.fs.sync_dir(&self.path)?;
         let mut log = LogWriter::new(file, number, false);
         log.set_buffered(self.options.manual_wal_flush);
-        log.set_writeback_every(self.wal_writeback_bytes());
+        log.set_writeback_every(self.wal_writeback_bytes(vs.column_families.len()));
         log.set_prepare_ahead(self.wal_prepares_ahead());
         Ok(log)
     }
 
-    /// How often a WAL starts its writeback: `wal_bytes_per_sync`, or
-    /// [`WAL_WRITEBACK_DEFAULT`] where that is 0. RocksDB's 0 means never, and its WALs
-    /// then go unsynced to a memtable switch; solistore syncs the old WAL there (see
-    /// `switch_memtable`), and that sync, holding up every writer, must not meet hundreds
-    /// of megabytes of dirty pages (docs/design/differences-from-rocksdb.md).
-    pub(crate) fn wal_writeback_bytes(&self) -> u64 {
+    /// How often a WAL of a DB with `families` column families starts its writeback: every
+    /// `wal_bytes_per_sync` bytes. Where that is 0 (RocksDB's default), never with one
+    /// family: an unsynced WAL whose memtable is flushed before the kernel writes it back
+    /// then never reaches the disk. With several, every [`MULTI_FAMILY_WAL_WRITEBACK`]
+    /// bytes: each flush syncs the WALs switched away from first (`sync_closed_wals`), so
+    /// their bytes reach the disk anyway, and the writeback keeps that sync, which a
+    /// memtable switch waits for, from meeting a whole memtable's worth of dirty pages
+    /// (Kommander's 10 families, 4 unsynced writers: writes stalled up to 640 ms without
+    /// it).
+    pub(crate) fn wal_writeback_bytes(&self, families: usize) -> u64 {
         match self.options.wal_bytes_per_sync {
-            0 => WAL_WRITEBACK_DEFAULT,
+            0 if families > 1 => MULTI_FAMILY_WAL_WRITEBACK,
             n => n,
         }
     }
@@ -448,5 +466,30 @@ mod tests {
             .expect("reopen")
             .close()
             .expect("close");
+    }
+
+    #[test]
+    fn a_wal_starts_its_writeback_only_with_several_families_or_when_asked() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = |name: &str| dir.path().join(name).to_string_lossy().into_owned();
+        let opts = DbOptions {
+            create_if_missing: true,
+            ..Default::default()
+        };
+        let db = Db::open(&opts, ColumnFamilyOptions::default(), &path("a")).expect("open");
+        assert_eq!(db.inner.wal_writeback_bytes(1), 0, "never, as in RocksDB");
+        assert_eq!(
+            db.inner.wal_writeback_bytes(2),
+            super::MULTI_FAMILY_WAL_WRITEBACK
+        );
+        db.close().expect("close");
+        let asked = DbOptions {
+            wal_bytes_per_sync: 4096,
+            ..opts
+        };
+        let db = Db::open(&asked, ColumnFamilyOptions::default(), &path("b")).expect("open");
+        assert_eq!(db.inner.wal_writeback_bytes(1), 4096);
+        assert_eq!(db.inner.wal_writeback_bytes(10), 4096);
+        db.close().expect("close");
     }
 }

@@ -36,6 +36,7 @@ use crate::options::{ColumnFamilyOptions, DbOptions, WalRecoveryMode};
 use crate::version::edit::VersionEdit;
 use crate::version::set::VersionSet;
 use crate::version::version::Version;
+use crate::wal::predecessor;
 use crate::wal::reader::{LogReader, ReadOutcome};
 use crate::wal::writer::LogWriter;
 
@@ -289,7 +290,8 @@ fn start_writable(inner: &Arc<DbInner>, last_seq: u64) -> Result<()> {
         false,
     );
     log.set_buffered(inner.options.manual_wal_flush);
-    log.set_writeback_every(inner.wal_writeback_bytes());
+    let families = inner.versions.lock().column_families.len();
+    log.set_writeback_every(inner.wal_writeback_bytes(families));
     log.set_prepare_ahead(inner.wal_prepares_ahead());
     *inner.write.wal.lock() = Some(log);
     inner
@@ -388,6 +390,15 @@ fn new_uuid() -> String {
 /// the damaged WAL (its log number is higher), that family holds data newer than the
 /// recovered point, and open fails with `SST file is ahead of WALs in CF <name>`.
 ///
+/// A WAL that opens with a predecessor record (`wal::predecessor`) whose WAL was replayed
+/// just before it and ended short of the recorded length lost its unsynced tail after the
+/// switch: replay stops at that end in every mode but skip-any, as point-in-time recovery
+/// stops at a corruption (the later WALs hold only unsynced writes: a synced write syncs
+/// the WALs before its own). Unless a family's tables are past that WAL: the flush that
+/// wrote them synced it, so it was damaged after, and replay goes on as in RocksDB.
+/// solistore's own addition; RocksDB 7.8.3 writes no such record
+/// and ignores ours (a LogData blob).
+///
 /// With `repair` (a writable open), the WALs are left the way RocksDB leaves them once it
 /// has flushed what it recovered: a WAL whose replay ended early (a torn tail, or a
 /// point-in-time stop) is truncated after its last good record, and WALs that point-in-time
@@ -430,6 +441,8 @@ fn recover_wals(
     let mut stopped_in: Option<u64> = None;
     // A WAL after the stop was not replayed (its first batch did not follow on).
     let mut dropped_later = false;
+    // The WAL replayed last and where its last good record ended (None if it was skipped).
+    let mut replayed_prev: Option<(u64, u64)> = None;
     let mut record = Vec::new();
     let mut live = Vec::new();
     // (WAL, length to truncate it to; None: delete it), applied once recovery succeeded.
@@ -476,6 +489,27 @@ fn recover_wals(
                     _ => return Err(e),
                 },
             };
+            if let Some(prev) = predecessor::decode(&batch) {
+                // A WAL opened at a memtable switch: its predecessor must have kept every
+                // byte it had then, or the rest of the history is after a hole (the
+                // predecessor was not synced at the switch). Stop there, as after a
+                // corruption; skip-any goes on, as it goes on past any damage. Not when a
+                // family's tables are already past the predecessor: the flush that put
+                // them there synced it first (`sync_closed_wals`), so it was cut after
+                // the sync, damage that recovery treats as RocksDB does.
+                let short =
+                    replayed_prev.is_some_and(|(n, end)| n == prev.number && end < prev.length);
+                let synced_by_a_flush = || {
+                    vs.column_families.values().any(|m| {
+                        m.log_number > prev.number
+                            && m.files.values().flatten().any(|f| f.file_size > 0)
+                    })
+                };
+                if !ignore_corruption && stopped_in.is_none() && short && !synced_by_a_flush() {
+                    stopped_in = Some(prev.number);
+                }
+                continue;
+            }
             if stopped_in.is_some() {
                 if Some(batch.sequence()) != next_seq {
                     skipped = true;
@@ -503,6 +537,7 @@ fn recover_wals(
                 last_seq = last_seq.max(next - 1);
             }
         }
+        replayed_prev = (!skipped).then_some((number, good_end));
         if !repair {
             live.push(number);
         } else if skipped {

@@ -5,10 +5,13 @@
 //! - [`format`]: block size, header sizes, record types, the physical record encoding.
 //! - [`writer`]: [`LogWriter`], fragmenting records, one file append per record.
 //! - [`reader`]: [`LogReader`], reassembling records and applying a [`WalRecoveryMode`].
+//! - [`predecessor`]: the record that opens a WAL started at a memtable switch, naming the
+//!   WAL before it and that WAL's length, by which recovery finds a lost unsynced tail.
 //!
 //! The byte layout and the per-mode behaviour are written down in `docs/format/wal.md`.
 
 pub mod format;
+pub mod predecessor;
 pub mod reader;
 pub mod writer;
 

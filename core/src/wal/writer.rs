@@ -132,8 +132,8 @@ impl LogWriter {
         self.buffered = on;
     }
 
-    /// Starts the file's writeback every `bytes` appended bytes (0: never), so that a sync
-    /// of this log, above all the one at a memtable switch, finds few dirty pages left.
+    /// Starts the file's writeback every `bytes` appended bytes (0: never), so that a later
+    /// sync of this log finds few dirty pages left (`wal_bytes_per_sync`).
     pub fn set_writeback_every(&mut self, bytes: u64) {
         self.writeback_every = bytes;
     }
@@ -155,6 +155,19 @@ impl LogWriter {
     /// The file's append error (also any earlier one: a writer that failed stays failed).
     pub fn add_record(&mut self, payload: &[u8]) -> Result<()> {
         self.add_record_parts(&[payload])
+    }
+
+    /// Frames one logical record into the buffer without handing it to the file, whatever
+    /// [`set_buffered`](Self::set_buffered) says: it reaches the file with the next record,
+    /// flush or sync, in the same append and ahead of them.
+    ///
+    /// # Errors
+    /// An earlier append error (a writer that failed stays failed).
+    pub fn queue_record(&mut self, payload: &[u8]) -> Result<()> {
+        let buffered = std::mem::replace(&mut self.buffered, true);
+        let res = self.add_record_parts(&[payload]);
+        self.buffered = buffered;
+        res
     }
 
     /// Appends one logical record whose payload is the concatenation of `parts`, without
@@ -363,6 +376,20 @@ mod tests {
         }
         w.add_record(b"small again").expect("append");
         assert_eq!(file.prepared().last(), Some(&(7 + 11)));
+    }
+
+    #[test]
+    fn a_queued_record_goes_out_with_the_next_one_ahead_of_it() {
+        let file = MemFile::default();
+        let mut w = LogWriter::new(Box::new(file.clone()), 1, false);
+        w.queue_record(b"first").expect("queue");
+        assert_eq!(file.contents().len(), 0, "nothing handed to the file yet");
+        assert_eq!(w.file_size(), 7 + 5, "but it counts in the log's size");
+        w.add_record(b"second").expect("append");
+        let bytes = file.contents();
+        assert_eq!(bytes.len(), 7 + 5 + 7 + 6, "one append carried both");
+        assert_eq!(&bytes[7..12], b"first");
+        assert_eq!(&bytes[19..], b"second");
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! Shared by the differential recovery tests (`wal_recovery_modes`, `corruption_sweep`,
 //! `lock_interop`): building the C drivers in tests-c/compat against Debian's librocksdb
 //! once per test process, running the reader (one job per process, or many through
-//! `--batch`), parsing its output, and copying DB directories.
+//! `--batch`), parsing its output, copying DB directories and listing their files.
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Write};
@@ -240,4 +240,15 @@ pub fn copy_dir(from: &Path, to: &Path) {
             std::fs::copy(e.path(), to.join(e.file_name())).expect("copy");
         }
     }
+}
+
+/// The files in `dir` whose extension is `ext` ("log", "sst"), sorted by name.
+pub fn files_with_extension(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("dir")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == ext))
+        .collect();
+    v.sort();
+    v
 }

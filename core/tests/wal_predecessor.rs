@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: Apache-2.0
+//! The predecessor record (docs/format/wal.md §7 item 9): a WAL started at a memtable switch
+//! opens with the old WAL's number and length, and recovery stops where the old WAL ends
+//! short of it, since the old WAL is not synced at the switch and a power cut may have kept
+//! the new WAL's first records but not the old one's tail.
+//!
+//! - the switch writes the record, with the old WAL's number and length;
+//! - a whole predecessor: both engines replay both WALs (RocksDB ignores the LogData blob);
+//! - a predecessor cut at a record boundary: solistore stops at the cut in every mode but
+//!   skip-any, where RocksDB 7.8.3 replays the next WAL and leaves a hole; a writable open
+//!   deletes the WAL after the hole, and later writes and opens carry on from the cut.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{copy_dir, reader_binary, RocksOutcome};
+use solistore::batch::WriteBatch;
+use solistore::db::Db;
+use solistore::fs::default_fs;
+use solistore::options::{
+    ColumnFamilyOptions, DbOptions, ReadOptions, WalRecoveryMode, WriteOptions,
+};
+use solistore::wal::predecessor::{self, Predecessor};
+use solistore::wal::reader::{LogReader, ReadOutcome};
+use solistore::wal::LogWriter;
+
+const MODES: [WalRecoveryMode; 4] = [
+    WalRecoveryMode::TolerateCorruptedTailRecords,
+    WalRecoveryMode::AbsoluteConsistency,
+    WalRecoveryMode::PointInTimeRecovery,
+    WalRecoveryMode::SkipAnyCorruptedRecords,
+];
+
+fn open(dir: &Path, mode: WalRecoveryMode, create: bool) -> solistore::error::Result<Db> {
+    let opts = DbOptions {
+        create_if_missing: create,
+        wal_recovery_mode: mode,
+        ..Default::default()
+    };
+    Db::open(
+        &opts,
+        ColumnFamilyOptions::default(),
+        &dir.to_string_lossy(),
+    )
+}
+
+fn keys_of(db: &Db) -> Vec<String> {
+    let cf = db.default_cf();
+    let mut it = db.iter(&ReadOptions::default(), &cf).expect("iter");
+    it.seek_to_first();
+    let mut out = Vec::new();
+    while it.valid() {
+        out.push(String::from_utf8_lossy(it.key()).into_owned());
+        it.next();
+    }
+    it.status().expect("scan");
+    out
+}
+
+fn ours(dir: &Path, mode: WalRecoveryMode) -> Vec<String> {
+    let db = open(dir, mode, false).expect("open");
+    let keys = keys_of(&db);
+    db.close().expect("close");
+    keys
+}
+
+fn theirs(dir: &Path, mode: WalRecoveryMode) -> Option<Vec<String>> {
+    let bin = reader_binary()?;
+    match common::rocksdb_read(&bin, dir, mode as i32, true, true) {
+        RocksOutcome::OpenError(e) => panic!("RocksDB refused the directory: {e}"),
+        RocksOutcome::Read { entries, .. } => Some(
+            entries
+                .into_iter()
+                .map(|(_, k, _)| String::from_utf8_lossy(&k).into_owned())
+                .collect(),
+        ),
+    }
+}
+
+fn wals(dir: &Path) -> Vec<PathBuf> {
+    common::files_with_extension(dir, "log")
+}
+
+fn first_record(wal: &Path) -> WriteBatch {
+    let mut reader = LogReader::new(
+        std::fs::File::open(wal).expect("wal"),
+        0,
+        WalRecoveryMode::AbsoluteConsistency,
+    );
+    let mut rec = Vec::new();
+    assert!(matches!(
+        reader.read_record(&mut rec).expect("read"),
+        ReadOutcome::Record
+    ));
+    WriteBatch::from_rep(rec).expect("a write batch")
+}
+
+/// Where each record of `wal` ends.
+fn record_ends(wal: &Path) -> Vec<u64> {
+    let mut reader = LogReader::new(
+        std::fs::File::open(wal).expect("wal"),
+        0,
+        WalRecoveryMode::AbsoluteConsistency,
+    );
+    let mut rec = Vec::new();
+    let mut ends = Vec::new();
+    while let ReadOutcome::Record = reader.read_record(&mut rec).expect("read") {
+        ends.push(reader.last_record_end());
+    }
+    ends
+}
+
+/// A new DB holding k0, k1, k2 (sequences 1 to 3), all in its WAL.
+fn with_three_keys(dir: &Path) -> Db {
+    let db = open(dir, WalRecoveryMode::PointInTimeRecovery, true).expect("open");
+    let cf = db.default_cf();
+    for i in 0..3 {
+        db.put(
+            &WriteOptions::default(),
+            &cf,
+            format!("k{i}").as_bytes(),
+            b"v",
+        )
+        .expect("put");
+    }
+    db
+}
+
+#[test]
+fn a_switch_opens_the_new_wal_with_the_old_ones_number_and_length() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = tmp.path().join("db");
+    let db = with_three_keys(&dir);
+    let cf = db.default_cf();
+    let (old, old_len) = db.wal_end().expect("a WAL");
+    assert!(old_len > 0);
+    db.flush(&cf, true).expect("flush");
+    let (new, _) = db.wal_end().expect("a WAL");
+    assert!(new > old, "the flush switched WALs ({old} -> {new})");
+    db.put(&WriteOptions::default(), &cf, b"k3", b"v")
+        .expect("put");
+    db.close().expect("close");
+    let wal = wals(&dir)
+        .into_iter()
+        .find(|p| {
+            p.file_stem()
+                .is_some_and(|s| s == format!("{new:06}").as_str())
+        })
+        .expect("the new WAL is live");
+    let batch = first_record(&wal);
+    assert_eq!(
+        predecessor::decode(&batch),
+        Some(Predecessor {
+            number: old,
+            length: old_len,
+        })
+    );
+    assert_eq!(batch.sequence(), 4, "the sequence number of the next write");
+    // Both engines read the record as nothing and replay what follows it.
+    let want = vec!["k0", "k1", "k2", "k3"];
+    for mode in MODES {
+        let copy = tmp.path().join(format!("ours-{}", mode as i32));
+        copy_dir(&dir, &copy);
+        assert_eq!(ours(&copy, mode), want, "{mode:?}");
+        let copy = tmp.path().join(format!("theirs-{}", mode as i32));
+        copy_dir(&dir, &copy);
+        if let Some(got) = theirs(&copy, mode) {
+            assert_eq!(got, want, "RocksDB, {mode:?}");
+        }
+    }
+}
+
+/// A DB whose WAL holds k0, k1, k2 (sequences 1 to 3), and a second WAL as a switch would
+/// have started it: the predecessor record, then k3 at sequence 4. Returns the two WALs.
+fn two_wals(dir: &Path) -> (PathBuf, PathBuf) {
+    let db = with_three_keys(dir);
+    let (old, old_len) = db.wal_end().expect("a WAL");
+    db.close().expect("close");
+    let old_path = wals(dir).pop().expect("the WAL");
+    // A number no file of this DB has, above the old WAL's.
+    let number = old + 100;
+    let new_path = dir.join(format!("{number:06}.log"));
+    let file = default_fs().new_writable(&new_path).expect("create");
+    let mut log = LogWriter::new(file, number, false);
+    let prev = Predecessor {
+        number: old,
+        length: old_len,
+    };
+    log.add_record(&predecessor::encode(4, prev))
+        .expect("append");
+    let mut b = WriteBatch::new();
+    b.put(0, b"k3", b"v");
+    b.set_sequence(4);
+    log.add_record(b.data()).expect("append");
+    log.sync().expect("sync");
+    (old_path, new_path)
+}
+
+#[test]
+fn a_predecessor_cut_short_ends_recovery_at_the_cut() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let base = tmp.path().join("base");
+    let (old, new) = two_wals(&base);
+    let ends = record_ends(&old);
+    assert_eq!(ends.len(), 3);
+
+    // Whole: everything replays, in both engines.
+    for mode in MODES {
+        let copy = tmp.path().join(format!("whole-{}", mode as i32));
+        copy_dir(&base, &copy);
+        assert_eq!(ours(&copy, mode), ["k0", "k1", "k2", "k3"], "{mode:?}");
+        let copy = tmp.path().join(format!("whole-rocksdb-{}", mode as i32));
+        copy_dir(&base, &copy);
+        if let Some(got) = theirs(&copy, mode) {
+            assert_eq!(got, ["k0", "k1", "k2", "k3"], "RocksDB, {mode:?}");
+        }
+    }
+
+    // The old WAL loses its last record, cut at a record boundary, as a power cut can leave
+    // an unsynced tail.
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&old)
+        .expect("open")
+        .set_len(ends[1])
+        .expect("truncate");
+    for mode in MODES {
+        let copy = tmp.path().join(format!("cut-{}", mode as i32));
+        copy_dir(&base, &copy);
+        let want: &[&str] = if mode == WalRecoveryMode::SkipAnyCorruptedRecords {
+            &["k0", "k1", "k3"]
+        } else {
+            &["k0", "k1"]
+        };
+        assert_eq!(ours(&copy, mode), want, "{mode:?}");
+        // RocksDB cannot see the cut and replays k3 after the missing k2.
+        let copy = tmp.path().join(format!("cut-rocksdb-{}", mode as i32));
+        copy_dir(&base, &copy);
+        if let Some(got) = theirs(&copy, mode) {
+            assert_eq!(got, ["k0", "k1", "k3"], "RocksDB, {mode:?}");
+        }
+    }
+
+    // In place: the open deletes the WAL after the hole, so new writes do not meet k3's
+    // sequence number, and the next opens agree.
+    let db = open(&base, WalRecoveryMode::PointInTimeRecovery, false).expect("open");
+    assert!(!new.exists(), "the WAL after the hole was deleted");
+    let cf = db.default_cf();
+    db.put(&WriteOptions::default(), &cf, b"k9", b"v")
+        .expect("put");
+    assert_eq!(keys_of(&db), ["k0", "k1", "k9"]);
+    db.close().expect("close");
+    assert_eq!(
+        ours(&base, WalRecoveryMode::PointInTimeRecovery),
+        ["k0", "k1", "k9"]
+    );
+    if let Some(got) = theirs(&base, WalRecoveryMode::PointInTimeRecovery) {
+        assert_eq!(got, ["k0", "k1", "k9"], "RocksDB after the repair");
+    }
+}
