@@ -148,12 +148,18 @@ impl Db {
             }
         }
         {
-            let wal = inner.write.wal.lock();
-            let closed = inner.write.closed_wals.lock();
-            for w in wal.iter().chain(closed.iter()) {
-                if let Some(entry) = out.iter_mut().find(|(k, _)| *k == w.log_number()) {
-                    entry.1 = entry.1.min(w.appended_size());
+            let mut cap = |number: u64, appended: u64| {
+                if let Some(entry) = out.iter_mut().find(|(k, _)| *k == number) {
+                    entry.1 = entry.1.min(appended);
                 }
+            };
+            let wal = inner.write.wal.lock();
+            if let Some(w) = wal.as_ref() {
+                cap(w.log_number(), w.appended_size());
+            }
+            let closed = inner.write.closed_wals.lock();
+            for w in closed.iter() {
+                cap(w.number, w.log.lock().appended_size());
             }
         }
         out.sort_unstable();

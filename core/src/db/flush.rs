@@ -36,6 +36,8 @@ use crate::version::set::VersionSet;
 use crate::wal::predecessor::{self, Predecessor};
 use crate::wal::writer::LogWriter;
 
+use super::write::ClosedWal;
+
 /// The WAL writeback interval of a DB with several column families where
 /// `wal_bytes_per_sync` is 0 (see `wal_writeback_bytes`).
 const MULTI_FAMILY_WAL_WRITEBACK: u64 = 1 << 20;
@@ -82,7 +84,7 @@ impl DbInner {
                     .map_err(|e| self.set_bg_error(e, Reason::WalWrite))?;
                 let number = log.log_number();
                 if let Some(old) = wal.replace(log) {
-                    self.write.closed_wals.lock().push(old);
+                    self.write.closed_wals.lock().push(ClosedWal::new(old));
                 }
                 self.wal_number.store(number, Ordering::Release);
                 number
@@ -418,7 +420,7 @@ impl DbInner {
         self.write
             .closed_wals
             .lock()
-            .retain(|log| log.log_number() >= min_needed);
+            .retain(|w| w.number >= min_needed);
         let Ok(names) = self.fs.list_dir(&self.path) else {
             return;
         };
@@ -466,6 +468,44 @@ mod tests {
             .expect("reopen")
             .close()
             .expect("close");
+    }
+
+    /// A sync of a closed WAL (a flush's `sync_closed_wals`, holding that WAL's lock) must
+    /// not hold up a memtable switch, which adds to the same list under the writers' lock.
+    #[test]
+    fn a_switch_does_not_wait_for_a_closed_wal_being_synced() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("db").to_string_lossy().into_owned();
+        let opts = DbOptions {
+            create_if_missing: true,
+            ..Default::default()
+        };
+        let db = std::sync::Arc::new(
+            Db::open(&opts, ColumnFamilyOptions::default(), &path).expect("open"),
+        );
+        db.inner.background.shutdown();
+        let cf = db.default_cf();
+        db.put(&WriteOptions::default(), &cf, b"k1", b"v")
+            .expect("put");
+        db.inner.switch_memtable(&cf.cfd).expect("switch");
+        let closed = db.inner.write.closed_wals.lock()[0].clone();
+        let syncing = closed.log.lock();
+        db.put(&WriteOptions::default(), &cf, b"k2", b"v")
+            .expect("put");
+        let (done, finished) = std::sync::mpsc::channel();
+        let (db2, cf2) = (db.clone(), cf.clone());
+        std::thread::spawn(move || {
+            let res = db2.inner.switch_memtable(&cf2.cfd);
+            let _ = done.send(res);
+        });
+        let res = finished
+            .recv_timeout(std::time::Duration::from_secs(10))
+            .expect("the switch finished while the closed WAL was held");
+        res.expect("switch");
+        assert_eq!(db.inner.write.closed_wals.lock().len(), 2);
+        drop(syncing);
+        db.inner.sync_closed_wals().expect("sync");
+        assert!(db.inner.write.closed_wals.lock().is_empty());
     }
 
     #[test]

@@ -710,8 +710,8 @@ impl Db {
         if let Some(mut w) = inner.write.wal.lock().take() {
             w.keep_tail();
         }
-        for mut w in inner.write.closed_wals.lock().drain(..) {
-            w.keep_tail();
+        for w in inner.write.closed_wals.lock().drain(..) {
+            w.log.lock().keep_tail();
         }
         inner.lock.lock().take();
     }

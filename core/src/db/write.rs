@@ -142,8 +142,25 @@ pub(crate) struct WriteQueue {
     /// WALs switched away from whose bytes may not be synced yet, oldest first. A synced
     /// write syncs them before the current WAL (it must make every earlier write durable),
     /// and so does the flush of one of several families (a flushed family must not outlive
-    /// earlier writes of another family that sit in an unsynced WAL). Locked after `wal`.
-    pub(crate) closed_wals: Mutex<Vec<LogWriter>>,
+    /// earlier writes of another family that sit in an unsynced WAL). Locked after `wal`,
+    /// and only to look at or change the list: a sync holds the one WAL's own lock, so
+    /// that a memtable switch adding to the list never waits for it.
+    pub(crate) closed_wals: Mutex<Vec<Arc<ClosedWal>>>,
+}
+
+/// A WAL switched away from (`WriteQueue::closed_wals`).
+pub(crate) struct ClosedWal {
+    pub(crate) number: u64,
+    pub(crate) log: Mutex<LogWriter>,
+}
+
+impl ClosedWal {
+    pub(crate) fn new(log: LogWriter) -> Arc<Self> {
+        Arc::new(ClosedWal {
+            number: log.log_number(),
+            log: Mutex::new(log),
+        })
+    }
 }
 
 impl WriteQueue {
@@ -523,14 +540,30 @@ impl DbInner {
         res.map_err(|e| self.set_bg_error(e, Reason::WalWrite))
     }
 
-    /// Syncs the WALs switched away from since their last sync (`WriteQueue::closed_wals`).
+    /// Syncs the WALs switched away from since their last sync (`WriteQueue::closed_wals`),
+    /// oldest first, and drops them from the list. Each sync holds that WAL's lock only:
+    /// a caller that finds another one syncing a WAL waits for it there, so neither
+    /// returns before every WAL it saw is durable.
     pub(crate) fn sync_closed_wals(&self) -> Result<()> {
-        let mut closed = self.write.closed_wals.lock();
-        while let Some(log) = closed.first_mut() {
-            log.sync()?;
-            closed.remove(0);
+        let pending: Vec<Arc<ClosedWal>> = self.write.closed_wals.lock().clone();
+        if pending.is_empty() {
+            return Ok(());
         }
-        Ok(())
+        let mut synced = 0;
+        let mut res = Ok(());
+        for wal in &pending {
+            res = wal.log.lock().sync();
+            if res.is_err() {
+                break;
+            }
+            synced += 1;
+        }
+        let done = &pending[..synced];
+        self.write
+            .closed_wals
+            .lock()
+            .retain(|w| !done.iter().any(|d| Arc::ptr_eq(d, w)));
+        res
     }
 }
 
