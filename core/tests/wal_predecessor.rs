@@ -14,7 +14,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{copy_dir, reader_binary, RocksOutcome};
+use common::{copy_dir, reader_binary, truncate_file, RocksOutcome};
 use solistore::batch::WriteBatch;
 use solistore::db::Db;
 use solistore::fs::default_fs;
@@ -178,23 +178,30 @@ fn two_wals(dir: &Path) -> (PathBuf, PathBuf) {
     let (old, old_len) = db.wal_end().expect("a WAL");
     db.close().expect("close");
     let old_path = wals(dir).pop().expect("the WAL");
-    // A number no file of this DB has, above the old WAL's.
-    let number = old + 100;
-    let new_path = dir.join(format!("{number:06}.log"));
-    let file = default_fs().new_writable(&new_path).expect("create");
-    let mut log = LogWriter::new(file, number, false);
     let prev = Predecessor {
         number: old,
         length: old_len,
     };
-    log.add_record(&predecessor::encode(4, prev))
+    let new_path = next_wal(dir, prev, 4, b"k3", 4);
+    (old_path, new_path)
+}
+
+/// Writes the WAL a switch away from `prev` would have started, numbered above it: the
+/// predecessor record at `marker_seq`, then `key` at `seq`. Returns its path.
+fn next_wal(dir: &Path, prev: Predecessor, marker_seq: u64, key: &[u8], seq: u64) -> PathBuf {
+    // A number no file of this DB has, above the old WAL's.
+    let number = prev.number + 100;
+    let new_path = dir.join(format!("{number:06}.log"));
+    let file = default_fs().new_writable(&new_path).expect("create");
+    let mut log = LogWriter::new(file, number, false);
+    log.add_record(&predecessor::encode(marker_seq, prev))
         .expect("append");
     let mut b = WriteBatch::new();
-    b.put(0, b"k3", b"v");
-    b.set_sequence(4);
+    b.put(0, key, b"v");
+    b.set_sequence(seq);
     log.add_record(b.data()).expect("append");
     log.sync().expect("sync");
-    (old_path, new_path)
+    new_path
 }
 
 #[test]
@@ -219,12 +226,7 @@ fn a_predecessor_cut_short_ends_recovery_at_the_cut() {
 
     // The old WAL loses its last record, cut at a record boundary, as a power cut can leave
     // an unsynced tail.
-    std::fs::OpenOptions::new()
-        .write(true)
-        .open(&old)
-        .expect("open")
-        .set_len(ends[1])
-        .expect("truncate");
+    truncate_file(&old, ends[1]);
     for mode in MODES {
         let copy = tmp.path().join(format!("cut-{}", mode as i32));
         copy_dir(&base, &copy);
@@ -258,4 +260,129 @@ fn a_predecessor_cut_short_ends_recovery_at_the_cut() {
     if let Some(got) = theirs(&base, WalRecoveryMode::PointInTimeRecovery) {
         assert_eq!(got, ["k0", "k1", "k9"], "RocksDB after the repair");
     }
+}
+
+/// Skip-any replays past the cut; with `avoid_flush_during_recovery` it would keep both
+/// WALs, and the kept predecessor record would stop a later point-in-time open at the cut,
+/// dropping k3 and every write after it (a synced one too). So such an open flushes.
+#[test]
+fn a_skip_any_open_past_a_cut_does_not_keep_the_record_that_names_it() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = tmp.path().join("db");
+    let (old, new) = two_wals(&dir);
+    let ends = record_ends(&old);
+    truncate_file(&old, ends[1]);
+    let opts = DbOptions {
+        wal_recovery_mode: WalRecoveryMode::SkipAnyCorruptedRecords,
+        avoid_flush_during_recovery: true,
+        ..Default::default()
+    };
+    let db = Db::open(
+        &opts,
+        ColumnFamilyOptions::default(),
+        &dir.to_string_lossy(),
+    )
+    .expect("open");
+    assert_eq!(keys_of(&db), ["k0", "k1", "k3"]);
+    let synced = WriteOptions {
+        sync: true,
+        ..Default::default()
+    };
+    db.put(&synced, &db.default_cf(), b"k4", b"v").expect("put");
+    db.close().expect("close");
+    for mode in [
+        WalRecoveryMode::PointInTimeRecovery,
+        WalRecoveryMode::TolerateCorruptedTailRecords,
+        WalRecoveryMode::AbsoluteConsistency,
+    ] {
+        let copy = tmp.path().join(format!("then-{}", mode as i32));
+        copy_dir(&dir, &copy);
+        assert_eq!(ours(&copy, mode), ["k0", "k1", "k3", "k4"], "{mode:?}");
+    }
+    assert!(
+        !new.exists(),
+        "the WAL holding the record is gone, its data flushed"
+    );
+}
+
+/// A corrupted record at the old WAL's end (after k2, inside the recorded length), then a
+/// WAL whose predecessor record carries sequence 4, then k5 at sequence 6 (4 and 5 went to
+/// writes with the WAL disabled). Point-in-time recovery stops at the corruption; the
+/// predecessor record follows on from k2, so nothing with a sequence number was lost, and
+/// replay resumes there, as RocksDB resumes at the first record that follows on.
+#[test]
+fn a_predecessor_record_that_follows_on_resumes_replay_after_a_stop() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let base = tmp.path().join("base");
+    let db = with_three_keys(&base);
+    let (old, _) = db.wal_end().expect("a WAL");
+    db.close().expect("close");
+    let old_path = wals(&base).pop().expect("the WAL");
+    let mut log = LogWriter::new(
+        default_fs().reopen_writable(&old_path).expect("reopen"),
+        old,
+        false,
+    );
+    let garbage_at = log.file_size() + 7;
+    log.add_record(b"not a write batch, and its checksum will not match")
+        .expect("append");
+    let old_len = log.file_size();
+    drop(log);
+    let mut bytes = std::fs::read(&old_path).expect("read");
+    bytes[garbage_at as usize] ^= 0x55;
+    std::fs::write(&old_path, bytes).expect("write");
+
+    let prev = Predecessor {
+        number: old,
+        length: old_len,
+    };
+    next_wal(&base, prev, 4, b"k5", 6);
+
+    for mode in [
+        WalRecoveryMode::PointInTimeRecovery,
+        WalRecoveryMode::SkipAnyCorruptedRecords,
+    ] {
+        let copy = tmp.path().join(format!("ours-{}", mode as i32));
+        copy_dir(&base, &copy);
+        assert_eq!(ours(&copy, mode), ["k0", "k1", "k2", "k5"], "{mode:?}");
+        let copy = tmp.path().join(format!("theirs-{}", mode as i32));
+        copy_dir(&base, &copy);
+        if let Some(got) = theirs(&copy, mode) {
+            assert_eq!(got, ["k0", "k1", "k2", "k5"], "RocksDB, {mode:?}");
+        }
+    }
+}
+
+/// A switch of a WAL that holds only its predecessor record (every write since had the WAL
+/// disabled) keeps that WAL: a new one would hold only a record naming it.
+#[test]
+fn a_switch_keeps_a_wal_that_holds_only_its_predecessor_record() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = tmp.path().join("db");
+    let db = with_three_keys(&dir);
+    let cf = db.default_cf();
+    db.flush(&cf, true).expect("flush");
+    let (after_first, _) = db.wal_end().expect("a WAL");
+    let unlogged = WriteOptions {
+        disable_wal: true,
+        ..Default::default()
+    };
+    for i in 0..3 {
+        db.put(&unlogged, &cf, format!("u{i}").as_bytes(), b"v")
+            .expect("put");
+        db.flush(&cf, true).expect("flush");
+        assert_eq!(
+            db.wal_end().expect("a WAL").0,
+            after_first,
+            "flush {i} kept the WAL"
+        );
+    }
+    db.put(&WriteOptions::default(), &cf, b"k3", b"v")
+        .expect("put");
+    db.close().expect("close");
+    assert_eq!(wals(&dir).len(), 1, "{:?}", wals(&dir));
+    assert_eq!(
+        ours(&dir, WalRecoveryMode::PointInTimeRecovery),
+        ["k0", "k1", "k2", "k3", "u0", "u1", "u2"]
+    );
 }

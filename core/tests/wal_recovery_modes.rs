@@ -10,7 +10,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{copy_dir, reader_binary, RocksOutcome};
+use common::{copy_dir, reader_binary, truncate_file as truncate, RocksOutcome};
 
 use solistore::batch::WriteBatch;
 use solistore::db::Db;
@@ -186,15 +186,6 @@ fn flip(wal: &Path, at: u64) {
     let mut bytes = std::fs::read(wal).expect("read");
     bytes[at as usize] ^= 0x55;
     std::fs::write(wal, bytes).expect("write");
-}
-
-fn truncate(wal: &Path, len: u64) {
-    std::fs::OpenOptions::new()
-        .write(true)
-        .open(wal)
-        .expect("open")
-        .set_len(len)
-        .expect("truncate");
 }
 
 const LAST: usize = BATCHES - 1;

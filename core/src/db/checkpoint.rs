@@ -159,7 +159,7 @@ impl Db {
             }
             let closed = inner.write.closed_wals.lock();
             for w in closed.iter() {
-                cap(w.number, w.log.lock().appended_size());
+                cap(w.number, w.appended);
             }
         }
         out.sort_unstable();

@@ -313,7 +313,18 @@ impl DbInner {
 
     /// Starts a new WAL without touching the current one (which may have failed), and moves
     /// every family's memtable to its immutable list. Runs in leader context.
+    ///
+    /// With several families, the WALs left behind are synced first: the flushes that
+    /// follow install one family's table at a time, and a power cut between two of them
+    /// must not keep one family's half of a batch (in its table) and lose the other's (in
+    /// an unsynced WAL). A WAL that cannot be synced fails the recovery and changes nothing.
     fn abandon_wal(&self) -> Result<()> {
+        if self.cfs.read().iter().nth(1).is_some() {
+            if let Some(current) = self.write.wal.lock().as_mut() {
+                current.sync_appended()?;
+            }
+            self.sync_closed_wals()?;
+        }
         let mut vs = self.versions.lock();
         let mut wal = self.write.wal.lock();
         let log = self.new_wal(&mut vs)?;

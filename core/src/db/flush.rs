@@ -47,7 +47,7 @@ const FLUSH_WAIT_RECHECK: Duration = Duration::from_millis(50);
 
 impl DbInner {
     /// Moves `cfd`'s active memtable to its immutable list and starts a new WAL (unless the
-    /// current one is empty), then queues a flush. Must run in leader context.
+    /// current one holds no write), then queues a flush. Must run in leader context.
     pub(crate) fn switch_memtable(&self, cfd: &Arc<ColumnFamilyData>) -> Result<()> {
         // Lock order: versions, then the WAL.
         let mut vs = self.versions.lock();
@@ -58,7 +58,9 @@ impl DbInner {
         let mut wal = self.write.wal.lock();
         let current = self.wal_number.load(Ordering::Acquire);
         let next_log_number = match wal.as_mut() {
-            Some(old) if old.file_size() > 0 => {
+            // Not when the WAL holds nothing but its own predecessor record (writes with
+            // the WAL disabled): a new one would hold only a record naming this one.
+            Some(old) if old.has_own_records() => {
                 // The old WAL is not synced here (a synced write or a multi-family flush
                 // syncs it later, from `closed_wals`, and a flush may make it obsolete
                 // first). A power cut could then keep the new WAL's first writes and lose

@@ -34,7 +34,7 @@ use crate::key::InternalKeyComparator;
 use crate::memtable::MemTable;
 use crate::options::{ColumnFamilyOptions, DbOptions, WalRecoveryMode};
 use crate::version::edit::VersionEdit;
-use crate::version::set::VersionSet;
+use crate::version::set::{ColumnFamilyMeta, VersionSet};
 use crate::version::version::Version;
 use crate::wal::predecessor;
 use crate::wal::reader::{LogReader, ReadOutcome};
@@ -162,8 +162,8 @@ pub(crate) fn open(
         }
     }
     // Replay the WALs.
-    let (_, last_seq) = recover_wals(fs.as_ref(), &path, opts, &vs, &cfs, !read_only)?;
-    let last_seq = last_seq.max(vs.last_sequence);
+    let replay = recover_wals(fs.as_ref(), &path, opts, &vs, &cfs, !read_only)?;
+    let last_seq = replay.last_seq.max(vs.last_sequence);
     vs.last_sequence = last_seq;
     // A file that exists is in use even if the MANIFEST never recorded its number (a crash
     // after creating a WAL but before the MANIFEST caught up): never hand its number out.
@@ -220,7 +220,7 @@ pub(crate) fn open(
         background: Default::default(),
     });
     if !read_only {
-        start_writable(&inner, last_seq)?;
+        start_writable(&inner, last_seq, replay.past_a_hole)?;
         Background::start(&inner);
     }
     let db = Db { inner };
@@ -247,10 +247,16 @@ pub(crate) fn open(
 /// `avoid_flush_during_recovery`), starts a new WAL, writes the MANIFEST snapshot that names
 /// it, and deletes the WALs nothing needs any more. Afterwards the directory looks as RocksDB
 /// leaves it after its own recovery.
-fn start_writable(inner: &Arc<DbInner>, last_seq: u64) -> Result<()> {
+///
+/// `past_a_hole`: the replay went on past a WAL that ended short of what its successor's
+/// predecessor record says (skip-any, or no paranoid checks). It flushes then whatever
+/// `avoid_flush_during_recovery` says: a WAL kept with that record would stop a later open
+/// in a stricter mode at the hole, and it would drop what this open replayed and every
+/// write after it.
+fn start_writable(inner: &Arc<DbInner>, last_seq: u64, past_a_hole: bool) -> Result<()> {
     let wal_number = inner.versions.lock().new_file_number();
     let cfds: Vec<Arc<ColumnFamilyData>> = inner.cfs.read().iter().cloned().collect();
-    let flush = !inner.options.avoid_flush_during_recovery;
+    let flush = !inner.options.avoid_flush_during_recovery || past_a_hole;
     for cfd in &cfds {
         let sv = cfd.super_version();
         if flush && !sv.mem.is_empty() {
@@ -413,7 +419,7 @@ fn recover_wals(
     vs: &VersionSet,
     cfs: &ColumnFamilySet,
     repair: bool,
-) -> Result<(Vec<u64>, u64)> {
+) -> Result<WalReplay> {
     let mode = opts.wal_recovery_mode;
     // RocksDB's log reporter has no status to set in skip mode or without paranoid checks.
     let ignore_corruption =
@@ -443,6 +449,8 @@ fn recover_wals(
     let mut dropped_later = false;
     // The WAL replayed last and where its last good record ended (None if it was skipped).
     let mut replayed_prev: Option<(u64, u64)> = None;
+    // A predecessor record named a WAL that ended short, and replay went on.
+    let mut past_a_hole = false;
     let mut record = Vec::new();
     let mut live = Vec::new();
     // (WAL, length to truncate it to; None: delete it), applied once recovery succeeded.
@@ -489,27 +497,11 @@ fn recover_wals(
                     _ => return Err(e),
                 },
             };
-            if let Some(prev) = predecessor::decode(&batch) {
-                // A WAL opened at a memtable switch: its predecessor must have kept every
-                // byte it had then, or the rest of the history is after a hole (the
-                // predecessor was not synced at the switch). Stop there, as after a
-                // corruption; skip-any goes on, as it goes on past any damage. Not when a
-                // family's tables are already past the predecessor: the flush that put
-                // them there synced it first (`sync_closed_wals`), so it was cut after
-                // the sync, damage that recovery treats as RocksDB does.
-                let short =
-                    replayed_prev.is_some_and(|(n, end)| n == prev.number && end < prev.length);
-                let synced_by_a_flush = || {
-                    vs.column_families.values().any(|m| {
-                        m.log_number > prev.number
-                            && m.files.values().flatten().any(|f| f.file_size > 0)
-                    })
-                };
-                if !ignore_corruption && stopped_in.is_none() && short && !synced_by_a_flush() {
-                    stopped_in = Some(prev.number);
-                }
-                continue;
-            }
+            // After a stop, replay goes on only where the history follows on: the first
+            // record after it must carry the next sequence number. That record may be a
+            // predecessor record, whose number is the next write's at the switch, as
+            // RocksDB checks it (writes with the WAL disabled after the switch leave a
+            // gap before the next logged batch that loses nothing).
             if stopped_in.is_some() {
                 if Some(batch.sequence()) != next_seq {
                     skipped = true;
@@ -518,6 +510,34 @@ fn recover_wals(
                     break;
                 }
                 stopped_in = None;
+            }
+            if let Some(prev) = predecessor::decode(&batch) {
+                // A WAL opened at a memtable switch: its predecessor must have kept every
+                // write it had then, or the rest of the history is after a hole (the
+                // predecessor was not synced at the switch). It lost one when it ends
+                // short of the recorded length and this record's sequence number (the
+                // next write's at the switch) does not follow on from the last batch
+                // replayed. Stop there, as after a corruption; skip-any goes on, as it
+                // goes on past any damage. Not when a family's tables are already past
+                // the predecessor: the flush that put them there synced it first, so it
+                // was cut after the sync, damage that recovery treats as RocksDB does.
+                // (With several families every flush syncs the closed WALs,
+                // `sync_closed_wals`, and so do error recovery and a writable open before
+                // they flush; with one, its tables past the WAL mean the WAL is not
+                // replayed at all.)
+                let short =
+                    replayed_prev.is_some_and(|(n, end)| n == prev.number && end < prev.length);
+                if short && next_seq != Some(batch.sequence()) {
+                    if ignore_corruption {
+                        past_a_hole = true;
+                    } else if family_with_tables_past(vs, prev.number).is_none() {
+                        stopped_in = Some(prev.number);
+                        continue;
+                    }
+                }
+                // A batch of no writes: the next one takes its number.
+                next_seq = Some(batch.sequence());
+                continue;
             }
             let seq = batch.sequence();
             let mut memtable_for = |cf: u32| -> Option<Arc<MemTable>> {
@@ -554,9 +574,7 @@ fn recover_wals(
     // tail followed by empty WALs (a crash during recovery from a failed write) loses
     // nothing any family has.
     if let (Some(corrupted), true) = (stopped_in, dropped_later) {
-        if let Some(m) = vs.column_families.values().find(|m| {
-            m.log_number > corrupted && m.files.values().flatten().any(|f| f.file_size > 0)
-        }) {
+        if let Some(m) = family_with_tables_past(vs, corrupted) {
             return Err(Error::corruption(format!(
                 "SST file is ahead of WALs in CF {}",
                 m.name
@@ -579,7 +597,26 @@ fn recover_wals(
                 .sync()?;
         }
     }
-    Ok((live, last_seq))
+    Ok(WalReplay {
+        last_seq,
+        past_a_hole,
+    })
+}
+
+/// A column family with tables whose data starts after WAL `wal` (its log number is past
+/// it): what it held of that WAL is in those tables.
+fn family_with_tables_past(vs: &VersionSet, wal: u64) -> Option<&ColumnFamilyMeta> {
+    vs.column_families
+        .values()
+        .find(|m| m.log_number > wal && m.files.values().flatten().any(|f| f.file_size > 0))
+}
+
+/// What [`recover_wals`] found.
+struct WalReplay {
+    /// The last sequence number replayed (the MANIFEST's when nothing was).
+    last_seq: u64,
+    /// Replay went on past a WAL that ended short of its successor's predecessor record.
+    past_a_hole: bool,
 }
 
 /// Writes `OPTIONS-<n>` (through a temp file) and deletes older OPTIONS files.

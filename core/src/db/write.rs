@@ -151,13 +151,19 @@ pub(crate) struct WriteQueue {
 /// A WAL switched away from (`WriteQueue::closed_wals`).
 pub(crate) struct ClosedWal {
     pub(crate) number: u64,
+    /// The bytes handed to the file when it was closed; a closed WAL takes no more (its
+    /// syncs find nothing buffered), so readers need not take `log`, which a sync holds.
+    pub(crate) appended: u64,
     pub(crate) log: Mutex<LogWriter>,
 }
 
 impl ClosedWal {
+    /// `log` must hold nothing buffered (the switch flushed it).
     pub(crate) fn new(log: LogWriter) -> Arc<Self> {
+        debug_assert_eq!(log.appended_size(), log.file_size());
         Arc::new(ClosedWal {
             number: log.log_number(),
+            appended: log.appended_size(),
             log: Mutex::new(log),
         })
     }
@@ -549,15 +555,15 @@ impl DbInner {
         if pending.is_empty() {
             return Ok(());
         }
-        let mut synced = 0;
         let mut res = Ok(());
-        for wal in &pending {
-            res = wal.log.lock().sync();
-            if res.is_err() {
+        let mut synced = pending.len();
+        for (i, wal) in pending.iter().enumerate() {
+            if let Err(e) = wal.log.lock().sync() {
+                (synced, res) = (i, Err(e));
                 break;
             }
-            synced += 1;
         }
+        // The list may have grown (a switch) or shrunk (obsolete WALs) meanwhile.
         let done = &pending[..synced];
         self.write
             .closed_wals

@@ -18,6 +18,7 @@ struct State {
     /// The lengths passed to `prepare_ahead`, in order.
     prepared: Vec<u64>,
     fail_appends: bool,
+    fail_syncs: bool,
 }
 
 /// A shared in-memory file: clones see the same bytes.
@@ -43,6 +44,9 @@ impl MemFile {
     pub(crate) fn fail_appends(&self, on: bool) {
         self.0.lock().fail_appends = on;
     }
+    pub(crate) fn fail_syncs(&self, on: bool) {
+        self.0.lock().fail_syncs = on;
+    }
 }
 
 impl WritableFile for MemFile {
@@ -56,7 +60,11 @@ impl WritableFile for MemFile {
         Ok(())
     }
     fn sync(&mut self) -> Result<()> {
-        self.0.lock().syncs += 1;
+        let mut s = self.0.lock();
+        if s.fail_syncs {
+            return Err(Error::io_error("injected sync failure"));
+        }
+        s.syncs += 1;
         Ok(())
     }
     fn size(&self) -> u64 {

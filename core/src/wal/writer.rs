@@ -75,6 +75,10 @@ pub struct LogWriter {
     /// The first append or sync failure; once set every later call returns it, because the
     /// file's tail is then unknown and a retry could duplicate or tear records.
     failed: Option<Error>,
+    /// The logical size after the last [`queue_record`](Self::queue_record) (0 if none).
+    queued_end: u64,
+    /// Whether that failure was a sync's (see [`sync_appended`](Self::sync_appended)).
+    sync_failed: bool,
     /// Per record type, the crc of the type byte (and log number): what a record's
     /// checksum starts from.
     crc_seeds: [u32; 9],
@@ -115,6 +119,8 @@ impl LogWriter {
             buf: Vec::new(),
             buffered: false,
             failed: None,
+            sync_failed: false,
+            queued_end: 0,
             synced_size: 0,
             writeback_every: 0,
             since_writeback: 0,
@@ -167,7 +173,14 @@ impl LogWriter {
         let buffered = std::mem::replace(&mut self.buffered, true);
         let res = self.add_record_parts(&[payload]);
         self.buffered = buffered;
+        self.queued_end = self.file_size();
         res
+    }
+
+    /// Whether the log holds a record added after its queued ones (or any, on a file that
+    /// was not empty when opened).
+    pub fn has_own_records(&self) -> bool {
+        self.file_size() > self.queued_end
     }
 
     /// Appends one logical record whose payload is the concatenation of `parts`, without
@@ -268,6 +281,7 @@ impl LogWriter {
         }
         self.flush()?;
         let res = self.file.sync();
+        self.sync_failed = res.is_err();
         self.record_failure(res)?;
         let span = self.file_size() - self.synced_size;
         self.sync_span = if self.synced_size == 0 {
@@ -277,6 +291,31 @@ impl LogWriter {
         };
         self.synced_size = self.file_size();
         self.since_writeback = 0;
+        Ok(())
+    }
+
+    /// Makes durable the bytes handed to the file, even after an append failed: what lies
+    /// before the failed append is whole records, and what it wrote of its own reads as a
+    /// torn tail. Buffered bytes stay buffered. Error recovery uses it on the WAL it
+    /// abandons.
+    ///
+    /// # Errors
+    /// The file's sync error; and the earlier error after a failed sync, which may have
+    /// dropped the pages it did not write, so that a second sync would call them durable.
+    pub fn sync_appended(&mut self) -> Result<()> {
+        if self.sync_failed {
+            return self.check_failed();
+        }
+        if self.appended_size() <= self.synced_size {
+            return Ok(());
+        }
+        let res = self.file.sync();
+        self.sync_failed = res.is_err();
+        if self.failed.is_none() {
+            self.record_failure(res.clone())?;
+        }
+        res?;
+        self.synced_size = self.appended_size();
         Ok(())
     }
 
@@ -385,7 +424,9 @@ mod tests {
         w.queue_record(b"first").expect("queue");
         assert_eq!(file.contents().len(), 0, "nothing handed to the file yet");
         assert_eq!(w.file_size(), 7 + 5, "but it counts in the log's size");
+        assert!(!w.has_own_records());
         w.add_record(b"second").expect("append");
+        assert!(w.has_own_records());
         let bytes = file.contents();
         assert_eq!(bytes.len(), 7 + 5 + 7 + 6, "one append carried both");
         assert_eq!(&bytes[7..12], b"first");
@@ -544,5 +585,33 @@ mod tests {
         let err = w.add_record(b"y").expect_err("writer stays failed");
         assert!(err.is_io_error());
         assert!(file.contents().is_empty());
+    }
+
+    #[test]
+    fn sync_appended_works_after_a_failed_append_but_not_after_a_failed_sync() {
+        let file = MemFile::default();
+        let mut w = LogWriter::new(Box::new(file.clone()), 1, false);
+        w.add_record(b"kept").expect("append");
+        file.fail_appends(true);
+        assert!(w.add_record(b"lost").is_err());
+        file.fail_appends(false);
+        w.sync_appended()
+            .expect("the appended bytes can still be synced");
+        assert_eq!(file.syncs(), 1);
+        w.sync_appended().expect("nothing new");
+        assert_eq!(file.syncs(), 1, "nothing appended since");
+        assert!(w.sync().is_err(), "the writer stays failed");
+
+        let file = MemFile::default();
+        let mut w = LogWriter::new(Box::new(file.clone()), 1, false);
+        w.add_record(b"x").expect("append");
+        file.fail_syncs(true);
+        assert!(w.sync().is_err());
+        file.fail_syncs(false);
+        assert!(
+            w.sync_appended().is_err(),
+            "a second sync after a failed one proves nothing"
+        );
+        assert_eq!(file.syncs(), 0);
     }
 }

@@ -242,6 +242,16 @@ pub fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// Cuts the file at `path` to `len` bytes (a power cut's lost tail, a torn record).
+pub fn truncate_file(path: &Path, len: u64) {
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(path)
+        .expect("open")
+        .set_len(len)
+        .expect("truncate");
+}
+
 /// The files in `dir` whose extension is `ext` ("log", "sst"), sorted by name.
 pub fn files_with_extension(dir: &Path, ext: &str) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
