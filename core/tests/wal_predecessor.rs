@@ -82,6 +82,14 @@ fn wals(dir: &Path) -> Vec<PathBuf> {
     common::files_with_extension(dir, "log")
 }
 
+/// The WAL numbered `number` in `dir`, if it is there.
+fn wal_numbered(dir: &Path, number: u64) -> Option<PathBuf> {
+    let name = format!("{number:06}");
+    wals(dir)
+        .into_iter()
+        .find(|p| p.file_stem().is_some_and(|s| s == name.as_str()))
+}
+
 fn first_record(wal: &Path) -> WriteBatch {
     let mut reader = LogReader::new(
         std::fs::File::open(wal).expect("wal"),
@@ -141,13 +149,7 @@ fn a_switch_opens_the_new_wal_with_the_old_ones_number_and_length() {
     db.put(&WriteOptions::default(), &cf, b"k3", b"v")
         .expect("put");
     db.close().expect("close");
-    let wal = wals(&dir)
-        .into_iter()
-        .find(|p| {
-            p.file_stem()
-                .is_some_and(|s| s == format!("{new:06}").as_str())
-        })
-        .expect("the new WAL is live");
+    let wal = wal_numbered(&dir, new).expect("the new WAL is live");
     let batch = first_record(&wal);
     assert_eq!(
         predecessor::decode(&batch),
@@ -385,4 +387,85 @@ fn a_switch_keeps_a_wal_that_holds_only_its_predecessor_record() {
         ours(&dir, WalRecoveryMode::PointInTimeRecovery),
         ["k0", "k1", "k2", "k3", "u0", "u1", "u2"]
     );
+}
+
+/// Two families. A flush of "a" switches WALs and, before it installs a's table, syncs the
+/// old WAL (several families). An old WAL found short afterwards was damaged after that
+/// sync, not cut by a power cut: recovery does not stop at its predecessor record (which
+/// would leave a's table ahead of the WALs and fail the open) and replays past the damage,
+/// as RocksDB does.
+#[test]
+fn a_predecessor_synced_by_a_multi_family_flush_is_replayed_past_as_rocksdb_does() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let base = tmp.path().join("base");
+    let opts = DbOptions {
+        create_if_missing: true,
+        create_missing_column_families: true,
+        ..Default::default()
+    };
+    let families = vec![
+        ("default".to_string(), ColumnFamilyOptions::default()),
+        ("a".to_string(), ColumnFamilyOptions::default()),
+    ];
+    let (db, handles) =
+        Db::open_cf(&opts, &base.to_string_lossy(), families.clone()).expect("open");
+    let w = WriteOptions::default();
+    db.put(&w, &handles[1], b"a0", b"v").expect("put");
+    for i in 0..3 {
+        db.put(&w, &handles[0], format!("k{i}").as_bytes(), b"v")
+            .expect("put");
+    }
+    let (old, _) = db.wal_end().expect("a WAL");
+    db.flush(&handles[1], true).expect("flush a");
+    db.put(&w, &handles[0], b"k3", b"v").expect("put");
+    db.close().expect("close");
+    let old_path = wal_numbered(&base, old).expect("the old WAL is live: default's data is in it");
+    let ends = record_ends(&old_path);
+    assert_eq!(ends.len(), 4, "a0, k0, k1, k2");
+    truncate_file(&old_path, ends[2]);
+
+    let want = vec![
+        ("a".to_string(), "a0".to_string()),
+        ("default".to_string(), "k0".to_string()),
+        ("default".to_string(), "k1".to_string()),
+        ("default".to_string(), "k3".to_string()),
+    ];
+    let copy = tmp.path().join("ours");
+    copy_dir(&base, &copy);
+    let opts = DbOptions {
+        wal_recovery_mode: WalRecoveryMode::PointInTimeRecovery,
+        ..Default::default()
+    };
+    let (db, handles) = Db::open_cf(&opts, &copy.to_string_lossy(), families).expect("open");
+    let mut got = Vec::new();
+    for (h, name) in handles.iter().zip(["default", "a"]) {
+        let mut it = db.iter(&ReadOptions::default(), h).expect("iter");
+        it.seek_to_first();
+        while it.valid() {
+            got.push((
+                name.to_string(),
+                String::from_utf8_lossy(it.key()).into_owned(),
+            ));
+            it.next();
+        }
+    }
+    db.close().expect("close");
+    got.sort();
+    assert_eq!(got, want);
+    if let Some(bin) = reader_binary() {
+        let copy = tmp.path().join("theirs");
+        copy_dir(&base, &copy);
+        let pit = WalRecoveryMode::PointInTimeRecovery as i32;
+        match common::rocksdb_read(&bin, &copy, pit, true, true) {
+            RocksOutcome::OpenError(e) => panic!("RocksDB refused the directory: {e}"),
+            RocksOutcome::Read { entries, .. } => {
+                let mut theirs: Vec<(String, String)> = entries
+                    .into_iter()
+                    .map(|(cf, k, _)| (cf, String::from_utf8_lossy(&k).into_owned()))
+                    .collect();
+                theirs.sort();
+                assert_eq!(theirs, want, "RocksDB");
+            }
+        }
+    }
 }

@@ -474,9 +474,15 @@ mod tests {
 
     /// A sync of a closed WAL (a flush's `sync_closed_wals`, holding that WAL's lock) must
     /// not hold up a memtable switch, which adds to the same list under the writers' lock.
-    #[test]
-    fn a_switch_does_not_wait_for_a_closed_wal_being_synced() {
-        let dir = tempfile::tempdir().expect("tempdir");
+    /// A new DB (no background work) whose first WAL, holding k1, was switched away from:
+    /// the DB, its default family and that closed WAL.
+    fn with_a_closed_wal(
+        dir: &tempfile::TempDir,
+    ) -> (
+        std::sync::Arc<Db>,
+        crate::db::ColumnFamilyHandle,
+        std::sync::Arc<crate::db::write::ClosedWal>,
+    ) {
         let path = dir.path().join("db").to_string_lossy().into_owned();
         let opts = DbOptions {
             create_if_missing: true,
@@ -491,6 +497,47 @@ mod tests {
             .expect("put");
         db.inner.switch_memtable(&cf.cfd).expect("switch");
         let closed = db.inner.write.closed_wals.lock()[0].clone();
+        (db, cf, closed)
+    }
+
+    /// A synced write after a switch must not return before the WAL switched away from is
+    /// durable, even while another thread's sync of it (a flush's) is still in progress.
+    #[test]
+    fn a_synced_write_waits_for_a_closed_wal_sync_in_progress() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let (db, cf, closed) = with_a_closed_wal(&dir);
+        let syncing = closed.log.lock();
+        let (done, finished) = std::sync::mpsc::channel();
+        let (db2, cf2) = (db.clone(), cf.clone());
+        std::thread::spawn(move || {
+            let synced = WriteOptions {
+                sync: true,
+                ..Default::default()
+            };
+            let _ = done.send(db2.put(&synced, &cf2, b"k2", b"v"));
+        });
+        // The write blocks for as long as the lock is held; 200 ms only bounds the wait.
+        assert!(
+            finished
+                .recv_timeout(std::time::Duration::from_millis(200))
+                .is_err(),
+            "the synced write returned while the WAL before it was held unsynced"
+        );
+        drop(syncing);
+        finished
+            .recv_timeout(std::time::Duration::from_secs(10))
+            .expect("the synced write finished once the WAL was free")
+            .expect("put");
+        assert!(
+            !closed.log.lock().has_unsynced(),
+            "the closed WAL was synced"
+        );
+    }
+
+    #[test]
+    fn a_switch_does_not_wait_for_a_closed_wal_being_synced() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let (db, cf, closed) = with_a_closed_wal(&dir);
         let syncing = closed.log.lock();
         db.put(&WriteOptions::default(), &cf, b"k2", b"v")
             .expect("put");
