@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 use common::{copy_dir, reader_binary, truncate_file, RocksOutcome};
 use solistore::batch::WriteBatch;
-use solistore::db::Db;
+use solistore::db::{ColumnFamilyHandle, Db};
 use solistore::fs::default_fs;
 use solistore::options::{
     ColumnFamilyOptions, DbOptions, ReadOptions, WalRecoveryMode, WriteOptions,
@@ -45,36 +45,73 @@ fn open(dir: &Path, mode: WalRecoveryMode, create: bool) -> solistore::error::Re
     )
 }
 
-fn keys_of(db: &Db) -> Vec<String> {
-    let cf = db.default_cf();
-    let mut it = db.iter(&ReadOptions::default(), &cf).expect("iter");
-    it.seek_to_first();
+/// Every (family, key) pair in `db`'s families, `handles` in the order of `names`, sorted.
+fn entries_of(db: &Db, handles: &[ColumnFamilyHandle], names: &[&str]) -> Vec<(String, String)> {
     let mut out = Vec::new();
-    while it.valid() {
-        out.push(String::from_utf8_lossy(it.key()).into_owned());
-        it.next();
+    for (cf, name) in handles.iter().zip(names) {
+        let mut it = db.iter(&ReadOptions::default(), cf).expect("iter");
+        it.seek_to_first();
+        while it.valid() {
+            out.push((
+                name.to_string(),
+                String::from_utf8_lossy(it.key()).into_owned(),
+            ));
+            it.next();
+        }
+        it.status().expect("scan");
     }
-    it.status().expect("scan");
+    out.sort();
     out
 }
 
-fn ours(dir: &Path, mode: WalRecoveryMode) -> Vec<String> {
-    let db = open(dir, mode, false).expect("open");
-    let keys = keys_of(&db);
-    db.close().expect("close");
-    keys
+/// The default family's keys in `db`.
+fn keys_of(db: &Db) -> Vec<String> {
+    keys_only(entries_of(db, &[db.default_cf()], &["default"]))
 }
 
+fn keys_only(entries: Vec<(String, String)>) -> Vec<String> {
+    entries.into_iter().map(|(_, k)| k).collect()
+}
+
+/// The default family's keys after solistore opens `dir` in `mode`.
+fn ours(dir: &Path, mode: WalRecoveryMode) -> Vec<String> {
+    keys_only(ours_in(dir, mode, &["default"]))
+}
+
+/// The (family, key) pairs of the families `names` after solistore opens `dir` in `mode`.
+fn ours_in(dir: &Path, mode: WalRecoveryMode, names: &[&str]) -> Vec<(String, String)> {
+    let opts = DbOptions {
+        wal_recovery_mode: mode,
+        ..Default::default()
+    };
+    let families = names
+        .iter()
+        .map(|n| (n.to_string(), ColumnFamilyOptions::default()))
+        .collect();
+    let (db, handles) = Db::open_cf(&opts, &dir.to_string_lossy(), families).expect("open");
+    let entries = entries_of(&db, &handles, names);
+    db.close().expect("close");
+    entries
+}
+
+/// The keys after RocksDB opens `dir` in `mode`; None without the reader binary.
 fn theirs(dir: &Path, mode: WalRecoveryMode) -> Option<Vec<String>> {
+    theirs_in(dir, mode).map(keys_only)
+}
+
+/// The (family, key) pairs after RocksDB opens `dir` in `mode`, sorted.
+fn theirs_in(dir: &Path, mode: WalRecoveryMode) -> Option<Vec<(String, String)>> {
     let bin = reader_binary()?;
     match common::rocksdb_read(&bin, dir, mode as i32, true, true) {
         RocksOutcome::OpenError(e) => panic!("RocksDB refused the directory: {e}"),
-        RocksOutcome::Read { entries, .. } => Some(
-            entries
+        RocksOutcome::Read { entries, .. } => {
+            let mut pairs: Vec<(String, String)> = entries
                 .into_iter()
-                .map(|(_, k, _)| String::from_utf8_lossy(&k).into_owned())
-                .collect(),
-        ),
+                .map(|(cf, k, _)| (cf, String::from_utf8_lossy(&k).into_owned()))
+                .collect();
+            pairs.sort();
+            Some(pairs)
+        }
     }
 }
 
@@ -407,8 +444,7 @@ fn a_predecessor_synced_by_a_multi_family_flush_is_replayed_past_as_rocksdb_does
         ("default".to_string(), ColumnFamilyOptions::default()),
         ("a".to_string(), ColumnFamilyOptions::default()),
     ];
-    let (db, handles) =
-        Db::open_cf(&opts, &base.to_string_lossy(), families.clone()).expect("open");
+    let (db, handles) = Db::open_cf(&opts, &base.to_string_lossy(), families).expect("open");
     let w = WriteOptions::default();
     db.put(&w, &handles[1], b"a0", b"v").expect("put");
     for i in 0..3 {
@@ -430,42 +466,13 @@ fn a_predecessor_synced_by_a_multi_family_flush_is_replayed_past_as_rocksdb_does
         ("default".to_string(), "k1".to_string()),
         ("default".to_string(), "k3".to_string()),
     ];
+    let pit = WalRecoveryMode::PointInTimeRecovery;
     let copy = tmp.path().join("ours");
     copy_dir(&base, &copy);
-    let opts = DbOptions {
-        wal_recovery_mode: WalRecoveryMode::PointInTimeRecovery,
-        ..Default::default()
-    };
-    let (db, handles) = Db::open_cf(&opts, &copy.to_string_lossy(), families).expect("open");
-    let mut got = Vec::new();
-    for (h, name) in handles.iter().zip(["default", "a"]) {
-        let mut it = db.iter(&ReadOptions::default(), h).expect("iter");
-        it.seek_to_first();
-        while it.valid() {
-            got.push((
-                name.to_string(),
-                String::from_utf8_lossy(it.key()).into_owned(),
-            ));
-            it.next();
-        }
-    }
-    db.close().expect("close");
-    got.sort();
-    assert_eq!(got, want);
-    if let Some(bin) = reader_binary() {
-        let copy = tmp.path().join("theirs");
-        copy_dir(&base, &copy);
-        let pit = WalRecoveryMode::PointInTimeRecovery as i32;
-        match common::rocksdb_read(&bin, &copy, pit, true, true) {
-            RocksOutcome::OpenError(e) => panic!("RocksDB refused the directory: {e}"),
-            RocksOutcome::Read { entries, .. } => {
-                let mut theirs: Vec<(String, String)> = entries
-                    .into_iter()
-                    .map(|(cf, k, _)| (cf, String::from_utf8_lossy(&k).into_owned()))
-                    .collect();
-                theirs.sort();
-                assert_eq!(theirs, want, "RocksDB");
-            }
-        }
+    assert_eq!(ours_in(&copy, pit, &["default", "a"]), want);
+    let copy = tmp.path().join("theirs");
+    copy_dir(&base, &copy);
+    if let Some(got) = theirs_in(&copy, pit) {
+        assert_eq!(got, want, "RocksDB");
     }
 }

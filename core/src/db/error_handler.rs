@@ -319,7 +319,7 @@ impl DbInner {
     /// must not keep one family's half of a batch (in its table) and lose the other's (in
     /// an unsynced WAL). A WAL that cannot be synced fails the recovery and changes nothing.
     fn abandon_wal(&self) -> Result<()> {
-        if self.cfs.read().iter().nth(1).is_some() {
+        if self.has_several_families() {
             if let Some(current) = self.write.wal.lock().as_mut() {
                 current.sync_appended()?;
             }

@@ -255,7 +255,7 @@ impl DbInner {
         let number = self.versions.lock().new_file_number();
         let meta = self.write_level0_table(cfd, &batch, number)?;
         let next_log_number = batch.last().map(|i| i.next_log_number).unwrap_or(0);
-        if self.cfs.read().iter().nth(1).is_some() {
+        if self.has_several_families() {
             // Writes to other families that came before the flushed ones may sit in WALs
             // that were never synced; this table must not be durable without them.
             self.sync_closed_wals()?;
