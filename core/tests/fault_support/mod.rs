@@ -172,6 +172,9 @@ pub enum Step {
     },
     /// Flush one family and wait.
     Flush(&'static str),
+    /// Start a flush of one family and go on: the memtable switches now, and the writes
+    /// that follow go to the new WAL while the old memtable's table is still being written.
+    FlushNoWait(&'static str),
     /// Flush every family and wait.
     FlushAll,
     /// Manual compaction of a whole family.
@@ -311,6 +314,7 @@ impl Runner<'_> {
                 }
             }
             Step::Flush(cf) => db.flush(&self.handles[*cf], true)?,
+            Step::FlushNoWait(cf) => db.flush(&self.handles[*cf], false)?,
             Step::FlushAll => {
                 db.flush_all(true)?;
                 self.rec.durable = self.rec.acked;
