@@ -193,13 +193,13 @@ impl DbInner {
         Ok(())
     }
 
-    /// Brings the version set's last sequence up to the live one before an edit is logged.
-    /// Whether the DB has more than the default family (dropped ones included until their
-    /// handles go). A write to several families may then span a flush of one of them.
+    /// Whether the DB has a live family besides the default one (a drop removes the family
+    /// at once). A write to several families may then span a flush of one of them.
     pub(crate) fn has_several_families(&self) -> bool {
         self.cfs.read().iter().nth(1).is_some()
     }
 
+    /// Brings the version set's last sequence up to the live one before an edit is logged.
     pub(crate) fn sync_last_sequence(&self, vs: &mut VersionSet) {
         vs.last_sequence = vs
             .last_sequence
