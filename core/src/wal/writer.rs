@@ -405,9 +405,9 @@ mod tests {
         // Syncs of many bytes turn it off (their zeros cost more than they save), and a run
         // of small syncs turns it back on.
         let mut big_syncs = 0;
+        let big = vec![1u8; 4 * MAX_PREPARED_SYNC_SPAN as usize];
         while w.sync_span <= MAX_PREPARED_SYNC_SPAN {
-            w.add_record(&vec![1u8; 4 * MAX_PREPARED_SYNC_SPAN as usize])
-                .expect("append");
+            w.add_record(&big).expect("append");
             w.sync().expect("sync");
             big_syncs += 1;
         }
