@@ -36,6 +36,19 @@
 //! pool down. With the defaults (0.5 and 0.0), blocks that were read twice outlive blocks
 //! read once.
 //!
+//! # Borrowing
+//!
+//! A point lookup reads its data block for a microsecond and drops it; pinning it costs a
+//! second trip through the shard lock (the release) and two list moves, the first of which
+//! writes the entry's list neighbours: two more cache misses on a large cache.
+//! [`LruCache::borrow`] is the cheaper hit for such a reader. The entry stays where it is,
+//! marked; when a marked entry reaches the cold end, eviction moves it to the hot end (as
+//! the pin's release would have, into the high pool when there is one) and clears the mark,
+//! then goes on. The list's order is then CLOCK's, a second chance, rather than exact LRU
+//! order for borrowed entries. The borrower's reference keeps the value alive, but it is
+//! not a pin: eviction may free the entry's charge while the borrower still reads it, so a
+//! borrow is for short reads (gets and multi_gets); iterators pin.
+//!
 //! The list is intrusive but safe: nodes live in a slab `Vec` and link by index; slot 0 is
 //! the list's sentinel. A slot is reused only after its entry left the table and lost its
 //! last handle, so a handle's slot index stays valid for the handle's whole life.
@@ -386,6 +399,14 @@ impl LruCache {
             value,
             erase_on_release: false,
         })
+    }
+
+    /// Finds `key` and returns its value without pinning the entry: a hit that leaves the
+    /// entry in place on the LRU list and marks it, so that eviction moves it to the hot end
+    /// instead of evicting it (see "Borrowing" in the module notes). The value is the
+    /// caller's own reference; once the entry is evicted it is no longer charged.
+    pub fn borrow(&self, key: &CacheKey) -> Option<CacheValue> {
+        self.shard_for(key).state.lock().borrow(key)
     }
 
     /// Starts loading the part of the cache a lookup of `key` reads first (a hint; see

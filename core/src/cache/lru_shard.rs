@@ -82,6 +82,9 @@ struct Node {
     in_cache: bool,
     /// Looked up at least once since insertion.
     has_hit: bool,
+    /// Borrowed (see [`ShardState::borrow`]) since it last went to the hot end of the list:
+    /// eviction moves it there instead of evicting it.
+    borrowed: bool,
     in_high_pool: bool,
     in_low_pool: bool,
 }
@@ -98,6 +101,7 @@ impl Node {
             priority: Priority::Low,
             in_cache: false,
             has_hit: false,
+            borrowed: false,
             in_high_pool: false,
             in_low_pool: false,
         }
@@ -207,6 +211,7 @@ impl ShardState {
             priority,
             in_cache: true,
             has_hit: false,
+            borrowed: false,
             in_high_pool: false,
             in_low_pool: false,
         });
@@ -250,6 +255,23 @@ impl ShardState {
         Some((slot, value, node.charge))
     }
 
+    /// A hit that does not pin: the entry stays where it is on the list, marked borrowed,
+    /// and eviction gives it the move to the hot end that a pin's release would have (see
+    /// `lru.rs`). The returned value is the caller's own reference.
+    pub(super) fn borrow(&mut self, key: &CacheKey) -> Option<CacheValue> {
+        let Some(entry) = self.table.get(key.hash64(), holds(&self.nodes, key)) else {
+            self.stats.misses += 1;
+            return None;
+        };
+        let (slot, value) = (entry.slot, std::sync::Arc::clone(&entry.value));
+        self.stats.hits += 1;
+        let node = self.node_mut(slot);
+        node.has_hit = true;
+        // A pinned entry is off the list; its last release puts it at the hot end anyway.
+        node.borrowed = node.refs == 0;
+        Some(value)
+    }
+
     pub(super) fn pin_again(&mut self, slot: u32) {
         self.node_mut(slot).refs += 1;
     }
@@ -288,11 +310,18 @@ impl ShardState {
     }
 
     /// Evicts the coldest unpinned entries until `charge` more bytes fit, or none is left.
+    /// A borrowed entry at the cold end goes to the hot end instead, once per borrow, so
+    /// the loop ends: each turn evicts an entry or clears a mark.
     fn evict_from_lru(&mut self, charge: usize, garbage: &mut Vec<CacheValue>) {
         while self.usage.saturating_add(charge) > self.capacity {
             let oldest = self.node(HEAD).next;
             if oldest == HEAD {
                 break;
+            }
+            if self.node(oldest).borrowed {
+                self.lru_remove(oldest);
+                self.lru_insert(oldest);
+                continue;
             }
             self.evict(oldest, garbage);
             self.stats.evictions += 1;
@@ -367,6 +396,7 @@ impl ShardState {
         let (high, low) = (node.in_high_pool, node.in_low_pool);
         node.in_high_pool = false;
         node.in_low_pool = false;
+        node.borrowed = false;
         self.lru_usage -= charge;
         if high {
             self.high_pri_pool_usage -= charge;
@@ -376,6 +406,7 @@ impl ShardState {
     }
 
     fn lru_insert(&mut self, slot: u32) {
+        self.node_mut(slot).borrowed = false;
         let node = self.node(slot);
         let charge = node.charge;
         let hot = node.priority == Priority::High || node.has_hit;
@@ -498,6 +529,13 @@ impl ShardState {
             let node_value = n.value.as_ref().expect("a cached node holds its value");
             assert!(std::sync::Arc::ptr_eq(node_value, &entry.value));
         }
+        // Only entries on the list carry a borrow mark (the pinned ones' release moves them).
+        assert!(
+            self.nodes
+                .iter()
+                .all(|n| !n.borrowed || (n.in_cache && n.refs == 0)),
+            "a borrow mark on a pinned or uncached entry"
+        );
         let cached = self.nodes.iter().filter(|n| n.in_cache).count();
         assert_eq!(cached, self.table.len());
         // Usage is the charge of every live entry.

@@ -297,6 +297,67 @@ fn bottom_priority_entries_go_first() {
 }
 
 #[test]
+fn a_borrow_leaves_the_entry_in_place_and_eviction_gives_it_a_second_chance() {
+    let cache = plain(30);
+    for k in 1..=3 {
+        assert!(cache.insert_detached(key(k), val(k), 10, Priority::Low));
+    }
+    let order = |c: &LruCache| c.lru_keys_of_shard(&key(1));
+    let borrowed = cache.borrow(&key(1)).expect("cached");
+    assert_eq!(borrowed.downcast_ref::<u64>(), Some(&1));
+    assert_eq!(cache.pinned_usage(), 0, "a borrow is not a pin");
+    assert_eq!(order(&cache), vec![key(1), key(2), key(3)], "nothing moved");
+    assert_eq!(cache.stats().hits, 1);
+    // 1 is coldest but borrowed: it moves to the hot end and 2 goes instead.
+    assert!(cache.insert_detached(key(4), val(4), 10, Priority::Low));
+    assert_eq!(order(&cache), vec![key(3), key(1), key(4)]);
+    // The mark was spent: unborrowed since, 1 is evicted in its turn.
+    assert!(cache.insert_detached(key(5), val(5), 10, Priority::Low));
+    assert!(cache.insert_detached(key(6), val(6), 10, Priority::Low));
+    assert_eq!(order(&cache), vec![key(4), key(5), key(6)]);
+    cache.check_invariants();
+}
+
+#[test]
+fn a_borrowed_value_outlives_its_eviction_uncharged() {
+    let cache = plain(10);
+    assert!(cache.insert_detached(key(1), val(1), 10, Priority::Low));
+    let borrowed = cache.borrow(&key(1)).expect("cached");
+    cache.erase(&key(1));
+    assert_eq!(cache.usage(), 0);
+    assert!(cache.borrow(&key(1)).is_none());
+    assert_eq!(borrowed.downcast_ref::<u64>(), Some(&1));
+    assert_eq!(cache.stats().misses, 1);
+}
+
+#[test]
+fn eviction_ends_when_every_entry_is_borrowed() {
+    let cache = plain(30);
+    for k in 1..=3 {
+        assert!(cache.insert_detached(key(k), val(k), 10, Priority::Low));
+        assert!(cache.borrow(&key(k)).is_some());
+    }
+    // One lap clears every mark; the coldest then goes.
+    assert!(cache.insert_detached(key(4), val(4), 10, Priority::Low));
+    assert_eq!(present(&cache, &[1, 2, 3, 4]), vec![2, 3, 4]);
+}
+
+#[test]
+fn a_borrowed_entry_that_is_pinned_loses_its_mark() {
+    let cache = plain(20);
+    assert!(cache.insert_detached(key(1), val(1), 10, Priority::Low));
+    assert!(cache.insert_detached(key(2), val(2), 10, Priority::Low));
+    assert!(cache.borrow(&key(1)).is_some());
+    // The pin takes 1 off the list; its release puts it at the hot end, unmarked.
+    drop(cache.lookup(&key(1)));
+    cache.check_invariants();
+    assert_eq!(cache.lru_keys_of_shard(&key(1)), vec![key(2), key(1)]);
+    assert!(cache.insert_detached(key(3), val(3), 10, Priority::Low));
+    assert!(cache.insert_detached(key(4), val(4), 10, Priority::Low));
+    assert_eq!(present(&cache, &[1, 2, 3, 4]), vec![3, 4]);
+}
+
+#[test]
 fn shard_bits_follow_rocksdb() {
     assert_eq!(LruCache::with_capacity(0).num_shards(), 1);
     assert_eq!(LruCache::with_capacity(1 << 20).num_shards(), 2);
@@ -467,6 +528,8 @@ mod model {
         pub charge: usize,
         pub refs: u32,
         pub in_cache: bool,
+        /// Borrowed since it last went to the hot end.
+        pub borrowed: bool,
     }
 
     #[derive(Default)]
@@ -502,8 +565,23 @@ mod model {
                 let Some(id) = self.lru.pop_front() else {
                     break;
                 };
+                let at = self.pos(id);
+                if self.entries[at].borrowed {
+                    self.entries[at].borrowed = false;
+                    self.lru.push_back(id);
+                    continue;
+                }
                 self.free(id);
             }
+        }
+
+        pub fn borrow(&mut self, key: u64) -> Option<u64> {
+            let e = self
+                .entries
+                .iter_mut()
+                .find(|e| e.in_cache && e.key == key)?;
+            e.borrowed = e.refs == 0;
+            Some(e.id)
         }
 
         /// Returns whether the entry stayed in the cache.
@@ -526,6 +604,7 @@ mod model {
                 charge,
                 refs: u32::from(pin),
                 in_cache: true,
+                borrowed: false,
             });
             self.usage += charge;
             if !pin {
@@ -540,6 +619,7 @@ mod model {
                 .iter_mut()
                 .find(|e| e.in_cache && e.key == key)?;
             e.refs += 1;
+            e.borrowed = false;
             let id = e.id;
             if e.refs == 1 {
                 self.unlist(id);
@@ -603,6 +683,7 @@ mod model {
 enum Op {
     Insert { key: u64, charge: usize, pin: bool },
     Lookup { key: u64, hold: bool },
+    Borrow { key: u64 },
     Erase { key: u64 },
     Release { index: usize },
     SetCapacity { capacity: usize },
@@ -615,6 +696,7 @@ fn op_strategy() -> impl proptest::strategy::Strategy<Value = Op> {
         4 => (0u64..12, 1usize..40, any::<bool>())
             .prop_map(|(key, charge, pin)| Op::Insert { key, charge, pin }),
         4 => (0u64..12, any::<bool>()).prop_map(|(key, hold)| Op::Lookup { key, hold }),
+        3 => (0u64..12).prop_map(|key| Op::Borrow { key }),
         1 => (0u64..12).prop_map(|key| Op::Erase { key }),
         3 => (0usize..8).prop_map(|index| Op::Release { index }),
         1 => (0usize..200).prop_map(|capacity| Op::SetCapacity { capacity }),
@@ -668,6 +750,10 @@ proptest::proptest! {
                             m.release(id);
                         }
                     }
+                }
+                Op::Borrow { key: k } => {
+                    let got = cache.borrow(&key(k)).and_then(|v| v.downcast_ref::<u64>().copied());
+                    proptest::prop_assert_eq!(got, m.borrow(k));
                 }
                 Op::Erase { key: k } => {
                     cache.erase(&key(k));
@@ -737,6 +823,11 @@ proptest::proptest! {
                         if hold {
                             held.push(h);
                         }
+                    }
+                }
+                Op::Borrow { key: k } => {
+                    if let Some(v) = cache.borrow(&key(k)) {
+                        proptest::prop_assert_eq!(v.downcast_ref::<u64>(), Some(&k));
                     }
                 }
                 Op::Erase { key: k } => cache.erase(&key(k)),

@@ -3,8 +3,9 @@
 //!
 //! A [`super::Table`] opened with a block cache reads its data blocks through it: a lookup
 //! under the block's [`CacheKey`], and on a miss a read from the file (checksum verified,
-//! decompressed, parsed) followed by an insert. The reader then holds the returned
-//! [`Handle`], so the block stays pinned while an iterator is positioned in it. With
+//! decompressed, parsed) followed by an insert. An iterator holds the returned [`Handle`],
+//! so the block stays pinned while the iterator is positioned in it; a point lookup only
+//! borrows the block (`LruCache::borrow`: no pin, no second trip through the shard lock). With
 //! `cache_index_and_filter_blocks`, the index block and the filter are cached the same way at
 //! open, and the table pins them for its whole life.
 //!
@@ -178,13 +179,17 @@ impl TableCacheSlot {
         found
     }
 
-    /// The pin of the cached block at `offset`, if it is there and a `T` (read it with
-    /// [`Handle::value`]: no reference count is taken on the value itself).
-    pub(crate) fn lookup_handle<T: Any>(&self, offset: u64, kind: BlockKind) -> Option<Handle> {
+    /// The cached value of the block at `offset`, borrowed (not pinned; see
+    /// [`LruCache::borrow`]), if it is there and a `T`: for a reader that drops it soon.
+    pub(crate) fn borrow<T: Any + Send + Sync>(
+        &self,
+        offset: u64,
+        kind: BlockKind,
+    ) -> Option<Arc<T>> {
         let found = self
             .cache
-            .lookup(&self.key(offset))
-            .filter(|h| h.value::<T>().is_some());
+            .borrow(&self.key(offset))
+            .and_then(|v| v.downcast::<T>().ok());
         if let Some(t) = &self.tickers {
             t.record(kind, found.is_some());
         }
@@ -205,15 +210,36 @@ impl TableCacheSlot {
             .cache
             .insert(self.key(offset), stored, charge, priority)
             .ok();
+        self.count_insert(outcome.is_some(), charge);
+        outcome
+    }
+
+    /// Inserts `value` as the block at `offset` without pinning it (for a reader that
+    /// borrows); returns whether the cache took it.
+    pub(crate) fn insert_unpinned<T: Any + Send + Sync>(
+        &self,
+        offset: u64,
+        value: &Arc<T>,
+        charge: usize,
+        priority: Priority,
+    ) -> bool {
+        let stored: Arc<dyn Any + Send + Sync> = Arc::clone(value) as _;
+        let taken = self
+            .cache
+            .insert_detached(self.key(offset), stored, charge, priority);
+        self.count_insert(taken, charge);
+        taken
+    }
+
+    fn count_insert(&self, taken: bool, charge: usize) {
         if let Some(t) = &self.tickers {
-            if outcome.is_some() {
+            if taken {
                 t.add.fetch_add(1, Ordering::Relaxed);
                 t.bytes_write.fetch_add(charge as u64, Ordering::Relaxed);
             } else {
                 t.add_failures.fetch_add(1, Ordering::Relaxed);
             }
         }
-        outcome
     }
 }
 

@@ -7,8 +7,9 @@
 //! 1. the filter, when the table has one, may prove the key absent;
 //! 2. the index block is searched in place (binary search over its restart keys) for the
 //!    first data block whose separator is `>=` the lookup key ([`Table::locate`]);
-//! 3. that data block is held: pinned in the block cache (no reference count is taken on
-//!    the block itself) or read from the file (`Table::hold_data_block`, in `reader.rs`);
+//! 3. that data block is held: borrowed from the block cache (a reference to the block, not
+//!    a pin: see `cache::lru`) or read from the file (`Table::hold_data_block`, in
+//!    `reader.rs`);
 //! 4. the block is searched the same way, or from the restart run its data-block hash index
 //!    names (`BlockCursor::run_for_get`), and its entries of the user key are handed to the
 //!    caller newest first, moving on to the next data block while the key's entries go on
@@ -29,8 +30,7 @@ use super::block::cursor::{BlockCursor, Layout};
 use super::block::Block;
 use super::format::BlockHandle;
 use super::reader::Table;
-use crate::cache::Handle;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::key::{parse_internal_key, SequenceNumber, ValueType};
 use crate::util::prefetch::prefetch_line;
 
@@ -53,46 +53,39 @@ enum Start {
     First,
 }
 
-/// A data block held for a lookup: pinned in the block cache, or read from the file.
+/// A data block held for a lookup.
 pub(crate) enum HeldBlock {
-    Cached(Handle),
+    /// Borrowed from the block cache, or read from the file by a table with a cache
+    /// (whether or not the cache took it).
+    Shared(Arc<Block>),
     /// Read from the file by a table without a block cache.
     Owned(Block),
-    /// Read from the file; the cache did not take it (`fill_cache` off, or refused).
-    Read(Arc<Block>),
 }
 
 impl HeldBlock {
-    fn block(&self) -> Result<&Block> {
+    fn block(&self) -> &Block {
         match self {
-            HeldBlock::Cached(pin) => pin
-                .value::<Block>()
-                .ok_or_else(|| Error::corruption("block cache entry is not a data block")),
-            HeldBlock::Owned(b) => Ok(b),
-            HeldBlock::Read(b) => Ok(b),
+            HeldBlock::Shared(b) => b,
+            HeldBlock::Owned(b) => b,
         }
     }
 
     /// Starts loading the block's description (where its bytes and restart array are).
     pub(crate) fn prefetch_header(&self) {
-        if let HeldBlock::Cached(pin) = self {
-            prefetch_line(Arc::as_ptr(pin.value_any()).cast::<u8>());
+        if let HeldBlock::Shared(b) = self {
+            prefetch_line(Arc::as_ptr(b).cast::<u8>());
         }
     }
 
     /// Starts loading the block's restart array (needs the description: call a step after
     /// [`Self::prefetch_header`]).
     pub(crate) fn prefetch_restarts(&self) {
-        if let Ok(b) = self.block() {
-            b.prefetch_restart_array();
-        }
+        self.block().prefetch_restart_array();
     }
 
     /// Starts loading the first entry of each restart run (needs the restart array).
     pub(crate) fn prefetch_restart_entries(&self) {
-        if let Ok(b) = self.block() {
-            b.prefetch_restart_entries();
-        }
+        self.block().prefetch_restart_entries();
     }
 }
 
@@ -138,7 +131,7 @@ impl Table {
     /// choose), with its lines asked for (it reads the restart array and entries). None when
     /// the block has nothing to scan or is corrupt: step 4 then finds out again.
     pub(crate) fn prefetch_run(&self, held: &HeldBlock, target: &[u8]) -> Option<usize> {
-        let block = held.block().ok()?;
+        let block = held.block();
         let run = BlockCursor::new(block).run_for_get(block, self.data_layout(), target)?;
         block.prefetch_run(run);
         Some(run)
@@ -162,7 +155,7 @@ impl Table {
         fill_cache: bool,
         f: &mut dyn FnMut(SequenceNumber, ValueType, &[u8]) -> bool,
     ) -> Result<bool> {
-        let block = held.block()?;
+        let block = held.block();
         let start = run.map_or(Start::Lookup, Start::Run);
         match self.search_block(block, start, user_key, target, f)? {
             Step::Done(more) => return Ok(more),
@@ -185,7 +178,7 @@ impl Table {
         idx.next(index, layout);
         while idx.valid() {
             let held = self.hold_data_block(idx.handle, fill_cache)?;
-            let step = self.search_block(held.block()?, Start::First, user_key, target, f)?;
+            let step = self.search_block(held.block(), Start::First, user_key, target, f)?;
             match step {
                 Step::Done(more) => return Ok(more),
                 Step::NextBlock => idx.next(index, layout),

@@ -530,9 +530,9 @@ impl Table {
         ((offset as f64 / data_size as f64) * self.file_size() as f64) as u64
     }
 
-    /// The data block at `h`, pinned in the block cache when it is there (without a
-    /// reference count taken on the block itself); else read from the file (verified per the
-    /// options) and, when `fill_cache`, inserted.
+    /// The data block at `h` for a point lookup: borrowed from the block cache when it is
+    /// there; else read from the file (verified per the options) and, when `fill_cache`,
+    /// inserted unpinned.
     ///
     /// # Errors
     /// Corruption or I/O errors of the read; a cache that refuses the block is not an error.
@@ -542,16 +542,14 @@ impl Table {
                 self.read_block(h, self.opts.verify_checksums)?,
             ));
         };
-        if let Some(pin) = slot.lookup_handle::<Block>(h.offset, BlockKind::Data) {
-            return Ok(HeldBlock::Cached(pin));
+        if let Some(block) = slot.borrow::<Block>(h.offset, BlockKind::Data) {
+            return Ok(HeldBlock::Shared(block));
         }
         let block = Arc::new(self.read_block(h, self.opts.verify_checksums)?);
         if fill_cache {
-            if let Some(pin) = slot.insert(h.offset, &block, block_charge(&block), Priority::Low) {
-                return Ok(HeldBlock::Cached(pin));
-            }
+            slot.insert_unpinned(h.offset, &block, block_charge(&block), Priority::Low);
         }
-        Ok(HeldBlock::Read(block))
+        Ok(HeldBlock::Shared(block))
     }
 
     /// Starts loading the block cache bucket a [`Self::hold_data_block`] of `h` reads first.
