@@ -32,6 +32,11 @@ use crate::sst::block::key_buf::KeyBuf;
 use crate::sst::Table;
 use crate::version::edit::FileMetaData;
 
+/// Tables whose filter lines a get prefetches before it probes the first (level 0's
+/// compaction trigger: a settled tree's level 0, or the first levels below a smaller one).
+/// Prefetching for the tables after a hit costs a wasted load each.
+const PREFETCHED_FILTERS: usize = 4;
+
 /// Live snapshots: sequence number → how many snapshots hold it. Compaction (later) keeps
 /// every version a snapshot can see.
 #[derive(Debug, Default)]
@@ -238,6 +243,7 @@ impl DbInner {
     ) -> Result<Option<Vec<u8>>> {
         let mut lookup = KeyLookup::new(self, ro, cfd, sv, key, read_seq)?;
         if lookup.search_memtables(sv) {
+            self.prefetch_filters(cfd, sv, key, read_seq);
             for f in sv.version.files_for_key(key) {
                 if f.smallest_seqno > read_seq {
                     continue;
@@ -251,6 +257,26 @@ impl DbInner {
             }
         }
         lookup.finish(cfd)
+    }
+
+    /// Starts loading the filter line that `key`'s probe reads in each of the first
+    /// [`PREFETCHED_FILTERS`] tables of its lookup order, so that the probes' cache misses
+    /// overlap instead of following each other (each probe's outcome decides whether the
+    /// lookup goes on, so the CPU cannot run ahead to the next one by itself). A table that
+    /// fails to open is skipped here: the error is the lookup's, if it gets that far.
+    fn prefetch_filters(
+        &self,
+        cfd: &ColumnFamilyData,
+        sv: &SuperVersion,
+        key: &[u8],
+        read_seq: SequenceNumber,
+    ) {
+        let candidates = sv.version.files_for_key(key).take(PREFETCHED_FILTERS);
+        for f in candidates.filter(|f| f.smallest_seqno <= read_seq) {
+            if let Ok(table) = self.table_for(cfd, sv, f) {
+                table.prefetch_filter(key);
+            }
+        }
     }
 
     /// `f`'s table for a point lookup in `sv` (opened on first use).
