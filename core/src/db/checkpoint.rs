@@ -5,9 +5,10 @@
 //! Tables and OPTIONS files are immutable, so they are hard-linked (copied when linking
 //! fails, e.g. across file systems); the MANIFEST is copied up to its size at the moment the
 //! file set was frozen, and CURRENT is written fresh. The WALs that the frozen MANIFEST still
-//! needs are copied up to their size then; empty ones are left out (after the flush of
-//! `log_size_for_flush == 0`, or of WALs larger than it, the current WAL is usually empty and
-//! the checkpoint lives in its tables). IDENTITY is not copied: a checkpoint is another DB, and
+//! needs are copied up to their size then; empty ones are left out, and so is a current WAL
+//! that holds only the predecessor record its switch wrote (`wal::predecessor`): after the
+//! flush of `log_size_for_flush == 0`, or of WALs larger than it, the current WAL usually
+//! holds no write and the checkpoint lives in its tables, as RocksDB's does. IDENTITY is not copied: a checkpoint is another DB, and
 //! gets an identity of its own when first opened, as RocksDB's does. Everything is built in
 //! `<dir>.tmp`, synced (files, then the directory) and renamed into place, and the parent is
 //! synced, so a crash never leaves a half checkpoint under the final name.
@@ -133,7 +134,8 @@ impl Db {
     /// A WAL still open for writing (the current one, or one switched away from and not yet
     /// synced) counts its appended bytes, not the file's length: a synced WAL's file runs
     /// on into the zeros written ahead of its appends (`LogWriter::set_prepare_ahead`), and
-    /// the appended size, read under the WAL lock, ends at a whole record.
+    /// the appended size, read under the WAL lock, ends at a whole record. The current WAL
+    /// counts as empty while it holds no record of its own (see `LogWriter::has_own_records`).
     fn wal_files(&self) -> Result<Vec<(u64, u64)>> {
         let inner: &Arc<super::DbInner> = &self.inner;
         let mut out = Vec::new();
@@ -155,7 +157,15 @@ impl Db {
             };
             let wal = inner.write.wal.lock();
             if let Some(w) = wal.as_ref() {
-                cap(w.log_number(), w.appended_size());
+                // A WAL that holds only the predecessor record its switch queued (the usual
+                // state right after the flush) holds no write: copying it would cost a
+                // file, a sync and the parent's sync for nothing the checkpoint needs.
+                let appended = if w.has_own_records() {
+                    w.appended_size()
+                } else {
+                    0
+                };
+                cap(w.log_number(), appended);
             }
             let closed = inner.write.closed_wals.lock();
             for w in closed.iter() {
@@ -221,7 +231,7 @@ mod tests {
     }
 
     #[test]
-    fn a_flushed_checkpoint_links_options_skips_empty_wals_and_gets_its_own_identity() {
+    fn a_flushed_checkpoint_links_options_copies_no_wal_and_gets_its_own_identity() {
         use std::os::unix::fs::MetadataExt;
         let dir = tempfile::tempdir().expect("tempdir");
         let src = dir.path().join("src").to_string_lossy().into_owned();
@@ -242,9 +252,12 @@ mod tests {
         assert!(!names.iter().any(|n| n == "IDENTITY"), "{names:?}");
         for n in &names {
             let meta = std::fs::metadata(cp.join(n)).expect("stat");
-            if n.ends_with(".log") {
-                assert!(meta.len() > 0, "an empty WAL was copied: {n}");
-            }
+            // After the flush the current WAL holds nothing but the predecessor record of
+            // its switch: no write, so nothing to copy.
+            assert!(
+                !n.ends_with(".log"),
+                "a WAL holding no write was copied: {n}"
+            );
             if n.starts_with("OPTIONS-") {
                 let orig = std::fs::metadata(dir.path().join("src").join(n)).expect("stat");
                 assert_eq!(meta.ino(), orig.ino(), "OPTIONS is hard-linked");
