@@ -396,6 +396,8 @@ impl ShardState {
         let (high, low) = (node.in_high_pool, node.in_low_pool);
         node.in_high_pool = false;
         node.in_low_pool = false;
+        // Off the list, unmarked: `borrow` marks only listed entries, so an entry comes back
+        // to the list (`lru_insert`) without a mark.
         node.borrowed = false;
         self.lru_usage -= charge;
         if high {
@@ -406,7 +408,6 @@ impl ShardState {
     }
 
     fn lru_insert(&mut self, slot: u32) {
-        self.node_mut(slot).borrowed = false;
         let node = self.node(slot);
         let charge = node.charge;
         let hot = node.priority == Priority::High || node.has_hit;

@@ -8,10 +8,11 @@
 //! needs are copied up to their size then; empty ones are left out, and so is a current WAL
 //! that holds only the predecessor record its switch wrote (`wal::predecessor`): after the
 //! flush of `log_size_for_flush == 0`, or of WALs larger than it, the current WAL usually
-//! holds no write and the checkpoint lives in its tables, as RocksDB's does. IDENTITY is not copied: a checkpoint is another DB, and
-//! gets an identity of its own when first opened, as RocksDB's does. Everything is built in
-//! `<dir>.tmp`, synced (files, then the directory) and renamed into place, and the parent is
-//! synced, so a crash never leaves a half checkpoint under the final name.
+//! holds no write and the checkpoint lives in its tables, as RocksDB's does. IDENTITY is not
+//! copied: a checkpoint is another DB, and gets an identity of its own when first opened, as
+//! RocksDB's does. Everything is built in `<dir>.tmp`, synced (files, then the directory) and
+//! renamed into place, and the parent is synced, so a crash never leaves a half checkpoint
+//! under the final name.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

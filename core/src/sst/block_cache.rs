@@ -5,9 +5,9 @@
 //! under the block's [`CacheKey`], and on a miss a read from the file (checksum verified,
 //! decompressed, parsed) followed by an insert. An iterator holds the returned [`Handle`],
 //! so the block stays pinned while the iterator is positioned in it; a point lookup only
-//! borrows the block (`LruCache::borrow`: no pin, no second trip through the shard lock). With
-//! `cache_index_and_filter_blocks`, the index block and the filter are cached the same way at
-//! open, and the table pins them for its whole life.
+//! borrows the block (`LruCache::borrow`: no pin, no second trip through the shard lock).
+//! With `cache_index_and_filter_blocks`, the index block and the filter are cached the same
+//! way at open, and the table pins them for its whole life.
 //!
 //! Keys:
 //!
