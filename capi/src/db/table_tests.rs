@@ -260,6 +260,17 @@ fn flush_adds_a_level0_file() {
         let mut cf = rocksdb_get_default_column_family_handle(db.db);
         rocksdb_flush_cf(db.db, fo, cf, &mut err);
         assert_eq!(take(&mut err), None);
+        // The flush goes on in the background. Until its job starts, a second switch
+        // would let one job write both memtables into one table (as RocksDB's may), so
+        // wait for its table before the next write.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while db.property_num(c"rocksdb.num-files-at-level0") != Some(2) {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "a flush without waiting never finished"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
         db.put("c", "3");
         rocksdb_flushoptions_set_wait(fo, 1);
         rocksdb_flush_cfs(db.db, fo, &mut cf, 1, &mut err);
