@@ -212,3 +212,85 @@ fn a_synced_wal_writes_zeros_ahead_and_a_crash_image_recovers_every_write() {
         }
     }
 }
+
+/// An unsynced WAL takes its appends through a mapping in point-in-time and skip-any
+/// recovery (`WritableFile::map_appends`): while the DB is open the file holds the mapped
+/// window's zeros past its records, a copy taken then (what a kill leaves) recovers every
+/// write, and closing cuts the zeros. In absolute consistency and tolerate-tail recovery,
+/// which would refuse a record a kill tore before the zeros, the WAL grows by its appends.
+/// The first sync ends the mapping and cuts the zeros (the synced test above takes over).
+#[test]
+fn an_unsynced_wal_maps_its_appends_where_recovery_allows_and_a_crash_image_recovers() {
+    use solistore::options::WalRecoveryMode as M;
+    for (mode, mapped) in [
+        (M::PointInTimeRecovery, true),
+        (M::SkipAnyCorruptedRecords, true),
+        (M::AbsoluteConsistency, false),
+        (M::TolerateCorruptedTailRecords, false),
+    ] {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("db");
+        let p = path.to_string_lossy().into_owned();
+        let o = DbOptions {
+            create_if_missing: true,
+            wal_recovery_mode: mode,
+            ..Default::default()
+        };
+        let db = Db::open(&o, ColumnFamilyOptions::default(), &p).expect("open");
+        let cf = db.default_cf();
+        // 3,000 records of a little over 1,000 bytes: past two 1 MiB windows.
+        for i in 0..3000 {
+            let k = format!("key{i:05}");
+            db.put(&WriteOptions::default(), &cf, k.as_bytes(), &[b'v'; 1000])
+                .expect("put");
+        }
+        let open_sizes = wal_sizes(&path);
+        assert_eq!(open_sizes.len(), 1, "{mode:?}: {open_sizes:?}");
+        let appended = |len: u64| len > 3000 * 1000 && len < 3 << 20;
+        // Only ext4, XFS and tmpfs map (`map_window::zeros_back_stores`).
+        let fs_type = std::process::Command::new("stat")
+            .args(["-f", "-c", "%T"])
+            .arg(dir.path())
+            .output()
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+            .unwrap_or_default();
+        let maps_here = matches!(fs_type.as_str(), "ext2/ext3" | "xfs" | "tmpfs");
+        if !maps_here {
+            eprintln!("{fs_type:?} does not map: only the recovery is checked");
+        }
+        if mapped && maps_here {
+            assert_eq!(
+                open_sizes[0].1,
+                3 << 20,
+                "{mode:?}: the third window's zeros"
+            );
+        } else {
+            assert!(appended(open_sizes[0].1), "{mode:?}: {open_sizes:?}");
+        }
+        let image = dir.path().join("image");
+        common::copy_dir(&path, &image);
+        db.close().expect("close");
+        let closed = wal_sizes(&path);
+        assert!(
+            closed.iter().all(|(_, len)| appended(*len)),
+            "{mode:?}: {closed:?}"
+        );
+        let o = DbOptions {
+            wal_recovery_mode: mode,
+            ..Default::default()
+        };
+        let c = image.to_string_lossy().into_owned();
+        let db = Db::open(&o, ColumnFamilyOptions::default(), &c).expect("open the copy");
+        let cf = db.default_cf();
+        for i in 0..3000 {
+            let k = format!("key{i:05}");
+            let got = db.get(&ReadOptions::default(), &cf, k.as_bytes());
+            assert_eq!(
+                got.expect("get").as_deref(),
+                Some(&[b'v'; 1000][..]),
+                "{mode:?} {k}"
+            );
+        }
+        db.close().expect("close");
+    }
+}

@@ -230,7 +230,10 @@ fn zero_tail_after_the_last_record() {
 /// A record torn by a power cut inside zeros written ahead: it is no longer at the end of
 /// the file, so the strict modes see a checksum mismatch where they would have seen a
 /// torn tail. Every mode but tolerate-tail has `torn_tail`'s outcome, and solistore writes
-/// zeros ahead in every mode but that one.
+/// zeros ahead in every mode but that one. It is also what a process killed during a store
+/// into a mapped WAL leaves (`WritableFile::map_appends`): there the point-in-time and
+/// skip-any outcomes (the only modes that map) keep every write before the torn one, in
+/// both engines.
 #[test]
 fn torn_record_before_a_zero_tail() {
     check(

@@ -168,6 +168,9 @@ impl DbInner {
         log.set_buffered(self.options.manual_wal_flush);
         log.set_writeback_every(self.wal_writeback_bytes(vs.column_families.len()));
         log.set_prepare_ahead(self.wal_prepares_ahead());
+        if self.wal_maps_appends() {
+            log.set_map_appends();
+        }
         Ok(log)
     }
 
@@ -185,6 +188,20 @@ impl DbInner {
             0 if families > 1 => MULTI_FAMILY_WAL_WRITEBACK,
             n => n,
         }
+    }
+
+    /// Whether the DB's WALs take their appends through a mapping until their first sync
+    /// (`WritableFile::map_appends`): a store instead of a `write(2)` per write group, as
+    /// durable against a process kill. A kill during a store can leave the record being
+    /// appended torn before the reserved zeros; point-in-time recovery ends the log there
+    /// and skip-any skips it, as they treat a torn tail, and the write was never
+    /// acknowledged. Absolute consistency would refuse such a log and tolerate-tail would
+    /// report it, so their WALs write (`core/tests/wal_recovery_modes.rs`).
+    pub(crate) fn wal_maps_appends(&self) -> bool {
+        matches!(
+            self.options.wal_recovery_mode,
+            WalRecoveryMode::PointInTimeRecovery | WalRecoveryMode::SkipAnyCorruptedRecords
+        )
     }
 
     /// Whether the DB's WALs write zeros ahead of their appends once synced

@@ -299,6 +299,9 @@ fn start_writable(inner: &Arc<DbInner>, last_seq: u64, past_a_hole: bool) -> Res
     let families = inner.versions.lock().column_families.len();
     log.set_writeback_every(inner.wal_writeback_bytes(families));
     log.set_prepare_ahead(inner.wal_prepares_ahead());
+    if inner.wal_maps_appends() {
+        log.set_map_appends();
+    }
     *inner.write.wal.lock() = Some(log);
     inner
         .wal_number

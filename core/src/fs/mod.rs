@@ -11,10 +11,14 @@
 //!   (the Nth of a kind, once or for good; ENOSPC; a read-only file system), counts
 //!   operations, and over `mem` simulates crashes. See `docs/reliability.md`.
 //! - `filename` names RocksDB's files; `lock` holds the `LOCK` file's fcntl lock.
+//! - `map_window`: the mapped window through which `posix` appends to an unsynced WAL
+//!   ([`WritableFile::map_appends`]).
 
 pub mod fault;
 pub mod filename;
 pub mod lock;
+#[cfg(target_os = "linux")]
+mod map_window;
 pub mod mem;
 pub mod posix;
 
@@ -76,6 +80,15 @@ pub trait WritableFile: Send {
     /// Test hook for crash simulations: keeps the zeros `prepare_ahead` wrote when the file
     /// is closed, as a killed process leaves them.
     fn keep_tail(&mut self) {}
+    /// Lets appends go through a mapping of the file instead of a system call each, until
+    /// the file's first `sync`. Like `prepare_ahead`, the real file system then holds
+    /// blocks ahead of the appended bytes (reserved with `fallocate`, read as zeros, cut
+    /// off at close), so a crash leaves a zero tail; unlike it, a process killed during an
+    /// append can leave that append's record torn before the zeros, which only
+    /// point-in-time and skip-any recovery take as the end of the log (`DbInner::
+    /// wal_maps_appends`). A hint: the default does nothing, and a file system that refuses
+    /// the reservation or the mapping goes on with system calls.
+    fn map_appends(&mut self) {}
     /// Hands bytes a wrapper holds back to the file system. The file systems' own files
     /// hold nothing back, so the default does nothing; the buffered table file of flush and
     /// compaction (`db::table_file`) writes out its buffer.

@@ -3,7 +3,6 @@
 //! RocksDB's error texts (`env/fs_posix.cc`, `env/io_posix.h`).
 
 use std::fs::{self, File, OpenOptions};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -28,7 +27,23 @@ struct PosixWritable {
     /// Opened with `O_APPEND` (`reopen_writable`): a positional write would append, so
     /// `prepare_ahead` does nothing. Also set when a zero write failed.
     appending: bool,
+    /// Appends go through `window` (`map_appends`, until the first sync).
+    #[cfg(target_os = "linux")]
+    mapped: Option<Mapped>,
 }
+
+/// The state of a file whose appends go through a mapping (`WritableFile::map_appends`).
+#[cfg(target_os = "linux")]
+struct Mapped {
+    /// The window the appends go into (None before the first append and after a failure).
+    window: Option<super::map_window::MapWindow>,
+    /// Where the zeros written for the windows end (the file's size, past `size`).
+    allocated: u64,
+}
+
+/// A mapped window's size, and the step in which blocks are reserved for it.
+#[cfg(target_os = "linux")]
+const MAP_WINDOW: u64 = 1 << 20;
 
 /// `prepare_ahead` writes zeros up to a multiple of this.
 const PREPARE_CHUNK: u64 = 1 << 20;
@@ -43,21 +58,115 @@ impl Drop for PosixWritable {
     /// Cuts off the zero tail `prepare_ahead` left, so that a closed file is exactly its
     /// appended bytes. Best effort: a tail that stays is zeros, which readers skip.
     fn drop(&mut self) {
-        if self.prepared > self.size {
+        let mapped_tail = self.unmap();
+        if self.prepared > self.size || mapped_tail {
             let _ = self.file.set_len(self.size);
         }
     }
 }
 
+/// Writes zeros over `[from, to)` of `file`, one page per write ([`ZEROS`]).
+fn write_zeros(file: &File, mut from: u64, to: u64) -> std::io::Result<()> {
+    use std::os::unix::fs::FileExt;
+    while from < to {
+        let n = (to - from).min(ZEROS.len() as u64) as usize;
+        file.write_all_at(&ZEROS[..n], from)?;
+        from += n as u64;
+    }
+    Ok(())
+}
+
+impl PosixWritable {
+    /// Ends mapped appends for good (the window is unmapped; its pages stay in the page
+    /// cache). Returns whether blocks were reserved past the appended bytes, which the
+    /// caller cuts off (`keep_tail` forgets them).
+    #[cfg(target_os = "linux")]
+    fn unmap(&mut self) -> bool {
+        self.mapped.take().is_some_and(|m| m.allocated > self.size)
+    }
+    #[cfg(not(target_os = "linux"))]
+    fn unmap(&mut self) -> bool {
+        false
+    }
+
+    /// Appends through the mapping as much of `data` as it can; returns how many bytes that
+    /// was. All of them unless this file does not map its appends, or can no longer (a
+    /// refused reservation or mapping ends them, the file cut back to its appended bytes);
+    /// the caller writes the rest.
+    #[cfg(target_os = "linux")]
+    fn append_mapped(&mut self, data: &[u8]) -> usize {
+        use super::map_window::MapWindow;
+        let Some(m) = self.mapped.as_mut() else {
+            return 0;
+        };
+        let mut done = 0;
+        while let Some(rest) = data.get(done..).filter(|r| !r.is_empty()) {
+            let w = match m.window.as_mut() {
+                Some(w) if w.covers(self.size) => w,
+                _ => {
+                    m.window = None;
+                    let start = self.size / MAP_WINDOW * MAP_WINDOW;
+                    let end = start + MAP_WINDOW;
+                    let ok = m.allocated >= end
+                        || write_zeros(&self.file, m.allocated.max(self.size), end).is_ok();
+                    m.allocated = m.allocated.max(end);
+                    match ok.then(|| MapWindow::new(&self.file, start, MAP_WINDOW as usize)) {
+                        Some(Ok(w)) => m.window.insert(w),
+                        _ => {
+                            // The zeros (some may have been written) are cut off at close,
+                            // as `prepare_ahead`'s are; not now: ext4 writes out at close
+                            // a file that was cut to size 0 and then written to
+                            // (`auto_da_alloc`), and the appends go on by `write(2)`.
+                            self.mapped = None;
+                            self.prepared = self.prepared.max(end);
+                            return done;
+                        }
+                    }
+                }
+            };
+            let n = w.write(self.size, rest);
+            self.size += n as u64;
+            done += n;
+        }
+        done
+    }
+    #[cfg(not(target_os = "linux"))]
+    fn append_mapped(&mut self, _data: &[u8]) -> usize {
+        0
+    }
+}
+
 impl WritableFile for PosixWritable {
     fn append(&mut self, data: &[u8]) -> Result<()> {
+        use std::os::unix::fs::FileExt;
+        // A record larger than half a window goes out in one write, as it would unmapped.
+        #[cfg(target_os = "linux")]
+        let data = if (data.len() as u64) < MAP_WINDOW / 2 {
+            let done = self.append_mapped(data);
+            match data.get(done..) {
+                Some(rest) if !rest.is_empty() => rest,
+                _ => return Ok(()),
+            }
+        } else {
+            data
+        };
+        // Positional: a mapped file's descriptor offset is not its end. With O_APPEND
+        // (`reopen_writable`) the kernel appends anyway, at `size` too.
         self.file
-            .write_all(data)
+            .write_all_at(data, self.size)
             .map_err(|e| Error::from_io("While appending to file", &self.path, &e))?;
         self.size += data.len() as u64;
         Ok(())
     }
     fn sync(&mut self) -> Result<()> {
+        // A synced file writes from here on (the zeros of `prepare_ahead` serve it better:
+        // an fdatasync after stores into reserved blocks must also journal their
+        // conversion from unwritten to written).
+        if self.unmap() {
+            self.file
+                .set_len(self.size)
+                .map_err(|e| Error::from_io("While truncate file", &self.path, &e))?;
+        }
         self.file
             .sync_data()
             .map_err(|e| Error::from_io("While fdatasync", &self.path, &e))?;
@@ -73,27 +182,38 @@ impl WritableFile for PosixWritable {
     /// disk, say) turns the hint off for this file and cuts the file back to its appended
     /// bytes, so that the zeros do not take the space the append needs.
     fn prepare_ahead(&mut self, len: u64) {
-        use std::os::unix::fs::FileExt;
         let need = self.size + len;
         if self.appending || need <= self.prepared || len > PREPARE_CHUNK {
             return;
         }
-        let mut at = self.prepared.max(self.size);
         let end = need.div_ceil(PREPARE_CHUNK) * PREPARE_CHUNK;
-        while at < end {
-            let n = (end - at).min(ZEROS.len() as u64) as usize;
-            if self.file.write_all_at(&ZEROS[..n], at).is_err() {
-                let _ = self.file.set_len(self.size);
-                self.prepared = 0;
-                self.appending = true;
-                return;
-            }
-            at += n as u64;
-            self.prepared = at;
+        if write_zeros(&self.file, self.prepared.max(self.size), end).is_err() {
+            let _ = self.file.set_len(self.size);
+            self.prepared = 0;
+            self.appending = true;
+            return;
         }
+        self.prepared = end;
     }
     fn keep_tail(&mut self) {
         self.prepared = 0;
+        #[cfg(target_os = "linux")]
+        if let Some(m) = self.mapped.as_mut() {
+            m.allocated = 0;
+        }
+    }
+    fn map_appends(&mut self) {
+        #[cfg(target_os = "linux")]
+        if !self.appending
+            && self.size == 0
+            && self.mapped.is_none()
+            && super::map_window::zeros_back_stores(&self.file)
+        {
+            self.mapped = Some(Mapped {
+                window: None,
+                allocated: 0,
+            });
+        }
     }
     /// `sync_file_range(SYNC_FILE_RANGE_WRITE)` over what was appended since the last call.
     /// It may block while the device's queue is full; it never waits for the writes. A file
@@ -200,7 +320,9 @@ pub(crate) fn truncated_read(path: &Path, offset: u64, len: usize, got: usize) -
 
 impl FileSystem for PosixFs {
     fn new_writable(&self, path: &Path) -> Result<Box<dyn WritableFile>> {
+        // Readable too: a shared writable mapping (`map_appends`) needs it.
         let file = OpenOptions::new()
+            .read(true)
             .write(true)
             .create(true)
             .truncate(true)
@@ -214,6 +336,8 @@ impl FileSystem for PosixFs {
             range_sync: true,
             prepared: 0,
             appending: false,
+            #[cfg(target_os = "linux")]
+            mapped: None,
         }))
     }
     fn reopen_writable(&self, path: &Path) -> Result<Box<dyn WritableFile>> {
@@ -234,6 +358,8 @@ impl FileSystem for PosixFs {
             range_sync: true,
             prepared: 0,
             appending: true,
+            #[cfg(target_os = "linux")]
+            mapped: None,
         }))
     }
     fn new_sequential(&self, path: &Path) -> Result<SequentialFile> {
@@ -393,5 +519,81 @@ mod tests {
         let bytes = fs.read_all(&path).expect("read back");
         assert_eq!(bytes.len() as u64, logical + 100);
         assert!(bytes[logical as usize..].iter().all(|&b| b == 7));
+    }
+
+    /// Appends through the mapping land where `write(2)` would put them: across window
+    /// boundaries, with a record larger than half a window written between mapped ones; the
+    /// file holds zeros past the appended bytes (its reserved window) until it is closed,
+    /// which cuts them off, or a sync, which ends the mapping and cuts them then.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn mapped_appends_land_in_order_and_closing_or_syncing_cuts_the_reserved_zeros() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let here = File::open(dir.path()).expect("open the directory");
+        if !super::super::map_window::zeros_back_stores(&here) {
+            eprintln!("skipped: the temporary directory's file system is not mapped");
+            return;
+        }
+        let fs = PosixFs;
+        let path = dir.path().join("000010.log");
+        let mut f = fs.new_writable(&path).expect("create");
+        f.map_appends();
+        let mut want = Vec::new();
+        let mut n = 0u64;
+        let w = MAP_WINDOW as usize;
+        for len in [100usize, 4096, w - 4196 - 7, 30, w / 2 + 1, 5000, w, 77] {
+            n += 1;
+            let chunk = vec![(n as u8).wrapping_mul(37) | 1; len];
+            f.append(&chunk).expect("append");
+            want.extend_from_slice(&chunk);
+            assert_eq!(f.size(), want.len() as u64);
+            let on_disk = fs.file_size(&path).expect("stat");
+            assert!(on_disk >= f.size(), "the file holds every appended byte");
+        }
+        let bytes = fs.read_all(&path).expect("read back");
+        assert_eq!(&bytes[..want.len()], &want[..], "a reader sees the stores");
+        assert!(
+            bytes[want.len()..].iter().all(|&b| b == 0),
+            "zeros past the appends"
+        );
+        assert!(
+            bytes.len() > want.len(),
+            "the window's zeros are there while open"
+        );
+        drop(f);
+        assert_eq!(
+            fs.read_all(&path).expect("read back"),
+            want,
+            "closing cuts the zeros"
+        );
+
+        // A sync ends the mapping and cuts the zeros at once; appends then write.
+        let path = dir.path().join("000011.log");
+        let mut f = fs.new_writable(&path).expect("create");
+        f.map_appends();
+        f.append(&[9u8; 1000]).expect("append");
+        assert_eq!(fs.file_size(&path).expect("stat"), MAP_WINDOW);
+        f.sync().expect("sync");
+        assert_eq!(fs.file_size(&path).expect("stat"), 1000);
+        f.append(&[8u8; 10]).expect("append");
+        assert_eq!(fs.file_size(&path).expect("stat"), 1010);
+        drop(f);
+        let bytes = fs.read_all(&path).expect("read back");
+        assert!(bytes[..1000].iter().all(|&b| b == 9) && bytes[1000..].iter().all(|&b| b == 8));
+
+        // A crashed writer (`keep_tail`) leaves the zeros, as a killed process does; a file
+        // reopened for appending never maps.
+        let path = dir.path().join("000012.log");
+        let mut k = fs.new_writable(&path).expect("create");
+        k.map_appends();
+        k.append(&[6u8; 10]).expect("append");
+        k.keep_tail();
+        drop(k);
+        assert_eq!(fs.file_size(&path).expect("stat"), MAP_WINDOW);
+        let mut g = fs.reopen_writable(&path).expect("reopen");
+        g.map_appends();
+        g.append(&[7u8; 10]).expect("append");
+        drop(g);
+        assert_eq!(fs.file_size(&path).expect("stat"), MAP_WINDOW + 10);
     }
 }

@@ -160,6 +160,13 @@ impl LogWriter {
         self.prepare_ahead = on;
     }
 
+    /// Has the file take appends through a mapping until this log's first sync
+    /// ([`WritableFile::map_appends`]): for a log whose recovery ends at a record torn
+    /// before zeros (`DbInner::wal_maps_appends`). Call before the first append.
+    pub fn set_map_appends(&mut self) {
+        self.file.map_appends();
+    }
+
     /// Appends one logical record. An empty payload still yields one zero-length Full record.
     ///
     /// # Errors
