@@ -193,7 +193,7 @@ impl DbInner {
     /// Whether the DB's WALs take their appends through a mapping until their first sync
     /// (`WritableFile::map_appends`): a store instead of a `write(2)` per write group, as
     /// durable against a process kill. A kill during a store can leave the record being
-    /// appended torn before the reserved zeros; point-in-time recovery ends the log there
+    /// appended torn before the window's zeros; point-in-time recovery ends the log there
     /// and skip-any skips it, as they treat a torn tail, and the write was never
     /// acknowledged. Absolute consistency would refuse such a log and tolerate-tail would
     /// report it, so their WALs write (`core/tests/wal_recovery_modes.rs`).

@@ -35,13 +35,13 @@ struct PosixWritable {
 /// The state of a file whose appends go through a mapping (`WritableFile::map_appends`).
 #[cfg(target_os = "linux")]
 struct Mapped {
-    /// The window the appends go into (None before the first append and after a failure).
+    /// The window the appends go into (None before the first append).
     window: Option<super::map_window::MapWindow>,
     /// Where the zeros written for the windows end (the file's size, past `size`).
     allocated: u64,
 }
 
-/// A mapped window's size, and the step in which blocks are reserved for it.
+/// A mapped window's size, and the step in which zeros are written ahead of the appends.
 #[cfg(target_os = "linux")]
 const MAP_WINDOW: u64 = 1 << 20;
 
@@ -78,8 +78,8 @@ fn write_zeros(file: &File, mut from: u64, to: u64) -> std::io::Result<()> {
 
 impl PosixWritable {
     /// Ends mapped appends for good (the window is unmapped; its pages stay in the page
-    /// cache). Returns whether blocks were reserved past the appended bytes, which the
-    /// caller cuts off (`keep_tail` forgets them).
+    /// cache). Returns whether zeros were written past the appended bytes, which the caller
+    /// cuts off (`keep_tail` forgets them).
     #[cfg(target_os = "linux")]
     fn unmap(&mut self) -> bool {
         self.mapped.take().is_some_and(|m| m.allocated > self.size)
@@ -91,8 +91,8 @@ impl PosixWritable {
 
     /// Appends through the mapping as much of `data` as it can; returns how many bytes that
     /// was. All of them unless this file does not map its appends, or can no longer (a
-    /// refused reservation or mapping ends them, the file cut back to its appended bytes);
-    /// the caller writes the rest.
+    /// failed zero write or mapping ends them, and the zeros are cut off at close); the
+    /// caller writes the rest.
     #[cfg(target_os = "linux")]
     fn append_mapped(&mut self, data: &[u8]) -> usize {
         use super::map_window::MapWindow;
@@ -159,9 +159,9 @@ impl WritableFile for PosixWritable {
         Ok(())
     }
     fn sync(&mut self) -> Result<()> {
-        // A synced file writes from here on (the zeros of `prepare_ahead` serve it better:
-        // an fdatasync after stores into reserved blocks must also journal their
-        // conversion from unwritten to written).
+        // A synced file writes from here on: the window's zeros are dirty pages, which
+        // every fdatasync would write out whole, where `prepare_ahead` writes zeros only
+        // while the syncs are small.
         if self.unmap() {
             self.file
                 .set_len(self.size)
@@ -523,11 +523,11 @@ mod tests {
 
     /// Appends through the mapping land where `write(2)` would put them: across window
     /// boundaries, with a record larger than half a window written between mapped ones; the
-    /// file holds zeros past the appended bytes (its reserved window) until it is closed,
+    /// file holds zeros past the appended bytes (to its window's end) until it is closed,
     /// which cuts them off, or a sync, which ends the mapping and cuts them then.
     #[cfg(target_os = "linux")]
     #[test]
-    fn mapped_appends_land_in_order_and_closing_or_syncing_cuts_the_reserved_zeros() {
+    fn mapped_appends_land_in_order_and_closing_or_syncing_cuts_the_window_zeros() {
         let dir = tempfile::tempdir().expect("tempdir");
         let here = File::open(dir.path()).expect("open the directory");
         if !super::super::map_window::zeros_back_stores(&here) {
