@@ -82,7 +82,8 @@ pub trait WritableFile: Send {
     fn keep_tail(&mut self) {}
     /// Lets appends go through a mapping of the file instead of a system call each, until
     /// the file's first `sync`. Like `prepare_ahead`, the real file system then writes
-    /// zeros ahead of the appended bytes (over the 1 MiB window it maps, cut off at close),
+    /// zeros ahead of the appended bytes (over the window it maps: 64 KiB at first, doubling
+    /// to 1 MiB; cut off at close),
     /// so a crash leaves a zero tail; unlike it, a process killed during an append can
     /// leave that append's record torn before the zeros, which only point-in-time and
     /// skip-any recovery take as the end of the log (`DbInner::wal_maps_appends`). A hint:

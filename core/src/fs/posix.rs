@@ -41,9 +41,29 @@ struct Mapped {
     allocated: u64,
 }
 
-/// A mapped window's size, and the step in which zeros are written ahead of the appends.
+/// The largest mapped window, and the step in which zeros are written ahead of the appends
+/// past the file's first MiB.
 #[cfg(target_os = "linux")]
 const MAP_WINDOW: u64 = 1 << 20;
+
+/// The first window's size. The windows double up to [`MAP_WINDOW`] (64 KiB, 64 KiB,
+/// 128 KiB, ... 512 KiB, then 1 MiB each), so a WAL that lives for a few writes (a checkpoint
+/// or flush loop starts one per memtable switch) writes 64 KiB of zeros, not 1 MiB.
+#[cfg(target_os = "linux")]
+const FIRST_MAP_WINDOW: u64 = 64 << 10;
+
+/// The window `[start, start + len)` that holds file offset `at` (see [`FIRST_MAP_WINDOW`]).
+#[cfg(target_os = "linux")]
+fn map_window_at(at: u64) -> (u64, u64) {
+    if at >= MAP_WINDOW {
+        (at / MAP_WINDOW * MAP_WINDOW, MAP_WINDOW)
+    } else if at < FIRST_MAP_WINDOW {
+        (0, FIRST_MAP_WINDOW)
+    } else {
+        let start = 1 << (63 - at.leading_zeros());
+        (start, start)
+    }
+}
 
 /// `prepare_ahead` writes zeros up to a multiple of this.
 const PREPARE_CHUNK: u64 = 1 << 20;
@@ -105,12 +125,12 @@ impl PosixWritable {
                 Some(w) if w.covers(self.size) => w,
                 _ => {
                     m.window = None;
-                    let start = self.size / MAP_WINDOW * MAP_WINDOW;
-                    let end = start + MAP_WINDOW;
+                    let (start, len) = map_window_at(self.size);
+                    let end = start + len;
                     let ok = m.allocated >= end
                         || write_zeros(&self.file, m.allocated.max(self.size), end).is_ok();
                     m.allocated = m.allocated.max(end);
-                    match ok.then(|| MapWindow::new(&self.file, start, MAP_WINDOW as usize)) {
+                    match ok.then(|| MapWindow::new(&self.file, start, len as usize)) {
                         Some(Ok(w)) => m.window.insert(w),
                         _ => {
                             // The zeros (some may have been written) are cut off at close,
@@ -521,6 +541,34 @@ mod tests {
         assert!(bytes[logical as usize..].iter().all(|&b| b == 7));
     }
 
+    /// Windows double from 64 KiB to 1 MiB, then stay 1 MiB, each page aligned, and every
+    /// offset lies in the window named for it.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn map_windows_ramp_up_to_a_mebibyte() {
+        let k = 1u64 << 10;
+        let starts: Vec<(u64, u64)> = [0, 64 * k, 128 * k, 256 * k, 512 * k, 1024 * k, 2048 * k]
+            .iter()
+            .map(|&at| map_window_at(at))
+            .collect();
+        assert_eq!(
+            starts,
+            [
+                (0, 64 * k),
+                (64 * k, 64 * k),
+                (128 * k, 128 * k),
+                (256 * k, 256 * k),
+                (512 * k, 512 * k),
+                (1024 * k, 1024 * k),
+                (2048 * k, 1024 * k)
+            ]
+        );
+        for at in (0..5 * MAP_WINDOW).step_by(4093) {
+            let (start, len) = map_window_at(at);
+            assert!(start <= at && at < start + len && start % 4096 == 0, "{at}");
+        }
+    }
+
     /// Appends through the mapping land where `write(2)` would put them: across window
     /// boundaries, with a record larger than half a window written between mapped ones; the
     /// file holds zeros past the appended bytes (to its window's end) until it is closed,
@@ -572,7 +620,7 @@ mod tests {
         let mut f = fs.new_writable(&path).expect("create");
         f.map_appends();
         f.append(&[9u8; 1000]).expect("append");
-        assert_eq!(fs.file_size(&path).expect("stat"), MAP_WINDOW);
+        assert_eq!(fs.file_size(&path).expect("stat"), FIRST_MAP_WINDOW);
         f.sync().expect("sync");
         assert_eq!(fs.file_size(&path).expect("stat"), 1000);
         f.append(&[8u8; 10]).expect("append");
@@ -589,11 +637,11 @@ mod tests {
         k.append(&[6u8; 10]).expect("append");
         k.keep_tail();
         drop(k);
-        assert_eq!(fs.file_size(&path).expect("stat"), MAP_WINDOW);
+        assert_eq!(fs.file_size(&path).expect("stat"), FIRST_MAP_WINDOW);
         let mut g = fs.reopen_writable(&path).expect("reopen");
         g.map_appends();
         g.append(&[7u8; 10]).expect("append");
         drop(g);
-        assert_eq!(fs.file_size(&path).expect("stat"), MAP_WINDOW + 10);
+        assert_eq!(fs.file_size(&path).expect("stat"), FIRST_MAP_WINDOW + 10);
     }
 }
