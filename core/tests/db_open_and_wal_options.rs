@@ -124,6 +124,21 @@ fn wal_sizes(dir: &std::path::Path) -> Vec<(String, u64)> {
     out
 }
 
+/// A new DB under a fresh temporary directory (`<dir>/db`), opened in recovery `mode`.
+fn open_in_mode(
+    mode: solistore::options::WalRecoveryMode,
+) -> (tempfile::TempDir, std::path::PathBuf, Db) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("db");
+    let o = DbOptions {
+        create_if_missing: true,
+        wal_recovery_mode: mode,
+        ..Default::default()
+    };
+    let db = Db::open(&o, ColumnFamilyOptions::default(), &path.to_string_lossy()).expect("open");
+    (dir, path, db)
+}
+
 /// A synced WAL writes zeros ahead of its appends (point-in-time recovery, the default, and
 /// absolute consistency, Kommander's): a copy taken while the DB is open, which is what a
 /// crash leaves, has a zero tail and recovers every synced write; closing cuts the tail. In tolerate-tail recovery, where
@@ -144,15 +159,7 @@ fn a_synced_wal_writes_zeros_ahead_and_a_crash_image_recovers_every_write() {
             false,
         ),
     ] {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let path = dir.path().join("db");
-        let p = path.to_string_lossy().into_owned();
-        let o = DbOptions {
-            create_if_missing: true,
-            wal_recovery_mode: mode,
-            ..Default::default()
-        };
-        let db = Db::open(&o, ColumnFamilyOptions::default(), &p).expect("open");
+        let (dir, path, db) = open_in_mode(mode);
         let cf = db.default_cf();
         let synced = WriteOptions {
             sync: true,
@@ -228,15 +235,7 @@ fn an_unsynced_wal_maps_its_appends_where_recovery_allows_and_a_crash_image_reco
         (M::AbsoluteConsistency, false),
         (M::TolerateCorruptedTailRecords, false),
     ] {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let path = dir.path().join("db");
-        let p = path.to_string_lossy().into_owned();
-        let o = DbOptions {
-            create_if_missing: true,
-            wal_recovery_mode: mode,
-            ..Default::default()
-        };
-        let db = Db::open(&o, ColumnFamilyOptions::default(), &p).expect("open");
+        let (dir, path, db) = open_in_mode(mode);
         let cf = db.default_cf();
         // 3,000 records of a little over 1,000 bytes: past two 1 MiB windows.
         for i in 0..3000 {
