@@ -424,6 +424,10 @@ mod tests {
         }
         let numbers: Vec<u64> = db.live_files().iter().map(|(_, _, f)| f.number).collect();
         assert_eq!(numbers.len(), 2);
+        // The second flush's job may still hold a version naming the first table after
+        // `flush` returned; under load that kept a compaction's inputs on disk, which both
+        // tests using these tables assert are deleted.
+        db.wait_for_background_work();
         numbers
     }
 
@@ -453,9 +457,6 @@ mod tests {
         let db = open(&fs);
         let h = db.default_cf();
         let numbers = two_tables(&db);
-        // The second flush's job may still hold a version naming the first table after
-        // `flush` returned; under load that kept table 6 on disk past the last view below.
-        db.wait_for_background_work();
         db.inner
             .execute_compaction(&h.cfd, &task(0, 1, &numbers, true))
             .expect("move to L1");
