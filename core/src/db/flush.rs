@@ -25,6 +25,7 @@ use super::super_version::SuperVersion;
 use super::DbInner;
 use crate::error::Result;
 use crate::fs::filename::{self, FileType};
+use crate::fs::WritableFile;
 use crate::iter::merging::MergingIterator;
 use crate::iter::InternalIterator;
 use crate::key::{parse_internal_key, ValueType};
@@ -164,14 +165,25 @@ impl DbInner {
             .fs
             .new_writable(&filename::wal_file(&self.path, number))?;
         self.fs.sync_dir(&self.path)?;
+        Ok(self.wal_writer(file, number, vs.column_families.len()))
+    }
+
+    /// A writer for a new, empty WAL of a DB with `families` column families, set up as the
+    /// DB's options and recovery mode ask (buffering, writeback, zeros ahead, mapping).
+    pub(crate) fn wal_writer(
+        &self,
+        file: Box<dyn WritableFile>,
+        number: u64,
+        families: usize,
+    ) -> LogWriter {
         let mut log = LogWriter::new(file, number, false);
         log.set_buffered(self.options.manual_wal_flush);
-        log.set_writeback_every(self.wal_writeback_bytes(vs.column_families.len()));
+        log.set_writeback_every(self.wal_writeback_bytes(families));
         log.set_prepare_ahead(self.wal_prepares_ahead());
         if self.wal_maps_appends() {
             log.set_map_appends();
         }
-        Ok(log)
+        log
     }
 
     /// How often a WAL of a DB with `families` column families starts its writeback: every

@@ -38,7 +38,6 @@ use crate::version::set::{ColumnFamilyMeta, VersionSet};
 use crate::version::version::Version;
 use crate::wal::predecessor;
 use crate::wal::reader::{LogReader, ReadOutcome};
-use crate::wal::writer::LogWriter;
 
 pub(crate) fn open(
     opts: &DbOptions,
@@ -288,20 +287,11 @@ fn start_writable(inner: &Arc<DbInner>, last_seq: u64, past_a_hole: bool) -> Res
             }
         }
     }
-    let mut log = LogWriter::new(
-        inner
-            .fs
-            .new_writable(&filename::wal_file(&inner.path, wal_number))?,
-        wal_number,
-        false,
-    );
-    log.set_buffered(inner.options.manual_wal_flush);
+    let file = inner
+        .fs
+        .new_writable(&filename::wal_file(&inner.path, wal_number))?;
     let families = inner.versions.lock().column_families.len();
-    log.set_writeback_every(inner.wal_writeback_bytes(families));
-    log.set_prepare_ahead(inner.wal_prepares_ahead());
-    if inner.wal_maps_appends() {
-        log.set_map_appends();
-    }
+    let log = inner.wal_writer(file, wal_number, families);
     *inner.write.wal.lock() = Some(log);
     inner
         .wal_number

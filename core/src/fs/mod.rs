@@ -82,13 +82,13 @@ pub trait WritableFile: Send {
     fn keep_tail(&mut self) {}
     /// Lets appends go through a mapping of the file instead of a system call each, until
     /// the file's first `sync`. Like `prepare_ahead`, the real file system then writes
-    /// zeros ahead of the appended bytes (over the window it maps: 64 KiB at first, doubling
-    /// to 1 MiB; cut off at close),
-    /// so a crash leaves a zero tail; unlike it, a process killed during an append can
-    /// leave that append's record torn before the zeros, which only point-in-time and
-    /// skip-any recovery take as the end of the log (`DbInner::wal_maps_appends`). A hint:
-    /// the default does nothing, and a file system whose stores could fail (see
-    /// `map_window`), or that refuses the zeros or the mapping, goes on with system calls.
+    /// zeros ahead of the appended bytes (over the window it maps: 64 KiB at first,
+    /// doubling to 1 MiB; cut off at close), so a crash leaves a zero tail; unlike it, a
+    /// process killed during an append can leave that append's record torn before the
+    /// zeros, which only point-in-time and skip-any recovery take as the end of the log
+    /// (`DbInner::wal_maps_appends`). A hint: the default does nothing, and a file system
+    /// whose stores could fail (see `map_window`), or that refuses the zeros or the
+    /// mapping, goes on with system calls.
     fn map_appends(&mut self) {}
     /// Hands bytes a wrapper holds back to the file system. The file systems' own files
     /// hold nothing back, so the default does nothing; the buffered table file of flush and

@@ -21,24 +21,18 @@ struct PosixWritable {
     written_back: u64,
     /// False once the file system refused `sync_file_range`.
     range_sync: bool,
-    /// Where the zeros `prepare_ahead` wrote end (0: none were written). Past `size` while
-    /// the file has a zero tail, which `Drop` cuts off.
+    /// Where the zeros `prepare_ahead`, or the mapped windows, wrote end (0: none were
+    /// written). Past `size` while the file has a zero tail, which `Drop` cuts off.
     prepared: u64,
     /// Opened with `O_APPEND` (`reopen_writable`): a positional write would append, so
     /// `prepare_ahead` does nothing. Also set when a zero write failed.
     appending: bool,
-    /// Appends go through `window` (`map_appends`, until the first sync).
+    /// Appends go through a mapped window (`map_appends`, until the first sync).
     #[cfg(target_os = "linux")]
-    mapped: Option<Mapped>,
-}
-
-/// The state of a file whose appends go through a mapping (`WritableFile::map_appends`).
-#[cfg(target_os = "linux")]
-struct Mapped {
-    /// The window the appends go into (None before the first append).
+    maps: bool,
+    /// The window the appends go into (None before the first mapped append).
+    #[cfg(target_os = "linux")]
     window: Option<super::map_window::MapWindow>,
-    /// Where the zeros written for the windows end (the file's size, past `size`).
-    allocated: u64,
 }
 
 /// The largest mapped window, and the step in which zeros are written ahead of the appends
@@ -78,8 +72,8 @@ impl Drop for PosixWritable {
     /// Cuts off the zero tail `prepare_ahead` left, so that a closed file is exactly its
     /// appended bytes. Best effort: a tail that stays is zeros, which readers skip.
     fn drop(&mut self) {
-        let mapped_tail = self.unmap();
-        if self.prepared > self.size || mapped_tail {
+        self.unmap();
+        if self.prepared > self.size {
             let _ = self.file.set_len(self.size);
         }
     }
@@ -98,11 +92,11 @@ fn write_zeros(file: &File, mut from: u64, to: u64) -> std::io::Result<()> {
 
 impl PosixWritable {
     /// Ends mapped appends for good (the window is unmapped; its pages stay in the page
-    /// cache). Returns whether zeros were written past the appended bytes, which the caller
-    /// cuts off (`keep_tail` forgets them).
+    /// cache). Returns whether they were on.
     #[cfg(target_os = "linux")]
     fn unmap(&mut self) -> bool {
-        self.mapped.take().is_some_and(|m| m.allocated > self.size)
+        self.window = None;
+        std::mem::take(&mut self.maps)
     }
     #[cfg(not(target_os = "linux"))]
     fn unmap(&mut self) -> bool {
@@ -116,29 +110,29 @@ impl PosixWritable {
     #[cfg(target_os = "linux")]
     fn append_mapped(&mut self, data: &[u8]) -> usize {
         use super::map_window::MapWindow;
-        let Some(m) = self.mapped.as_mut() else {
+        if !self.maps {
             return 0;
-        };
+        }
         let mut done = 0;
         while let Some(rest) = data.get(done..).filter(|r| !r.is_empty()) {
-            let w = match m.window.as_mut() {
+            let w = match self.window.as_mut() {
                 Some(w) if w.covers(self.size) => w,
                 _ => {
-                    m.window = None;
+                    self.window = None;
                     let (start, len) = map_window_at(self.size);
                     let end = start + len;
-                    let ok = m.allocated >= end
-                        || write_zeros(&self.file, m.allocated.max(self.size), end).is_ok();
-                    m.allocated = m.allocated.max(end);
+                    let ok = self.prepared >= end
+                        || write_zeros(&self.file, self.prepared.max(self.size), end).is_ok();
+                    // Some zeros may have been written even when that failed: they are cut
+                    // off at close, as `prepare_ahead`'s are; not now: ext4 writes out at
+                    // close a file that was cut to size 0 and then written to
+                    // (`auto_da_alloc`).
+                    self.prepared = self.prepared.max(end);
                     match ok.then(|| MapWindow::new(&self.file, start, len as usize)) {
-                        Some(Ok(w)) => m.window.insert(w),
+                        Some(Ok(w)) => self.window.insert(w),
                         _ => {
-                            // The zeros (some may have been written) are cut off at close,
-                            // as `prepare_ahead`'s are; not now: ext4 writes out at close
-                            // a file that was cut to size 0 and then written to
-                            // (`auto_da_alloc`), and the appends go on by `write(2)`.
-                            self.mapped = None;
-                            self.prepared = self.prepared.max(end);
+                            // The appends go on by `write(2)`.
+                            self.maps = false;
                             return done;
                         }
                     }
@@ -182,10 +176,11 @@ impl WritableFile for PosixWritable {
         // A synced file writes from here on: the window's zeros are dirty pages, which
         // every fdatasync would write out whole, where `prepare_ahead` writes zeros only
         // while the syncs are small.
-        if self.unmap() {
+        if self.unmap() && self.prepared > self.size {
             self.file
                 .set_len(self.size)
                 .map_err(|e| Error::from_io("While truncate file", &self.path, &e))?;
+            self.prepared = 0;
         }
         self.file
             .sync_data()
@@ -217,22 +212,11 @@ impl WritableFile for PosixWritable {
     }
     fn keep_tail(&mut self) {
         self.prepared = 0;
-        #[cfg(target_os = "linux")]
-        if let Some(m) = self.mapped.as_mut() {
-            m.allocated = 0;
-        }
     }
     fn map_appends(&mut self) {
         #[cfg(target_os = "linux")]
-        if !self.appending
-            && self.size == 0
-            && self.mapped.is_none()
-            && super::map_window::zeros_back_stores(&self.file)
-        {
-            self.mapped = Some(Mapped {
-                window: None,
-                allocated: 0,
-            });
+        if !self.appending && self.size == 0 && super::map_window::zeros_back_stores(&self.file) {
+            self.maps = true;
         }
     }
     /// `sync_file_range(SYNC_FILE_RANGE_WRITE)` over what was appended since the last call.
@@ -357,7 +341,9 @@ impl FileSystem for PosixFs {
             prepared: 0,
             appending: false,
             #[cfg(target_os = "linux")]
-            mapped: None,
+            maps: false,
+            #[cfg(target_os = "linux")]
+            window: None,
         }))
     }
     fn reopen_writable(&self, path: &Path) -> Result<Box<dyn WritableFile>> {
@@ -379,7 +365,9 @@ impl FileSystem for PosixFs {
             prepared: 0,
             appending: true,
             #[cfg(target_os = "linux")]
-            mapped: None,
+            maps: false,
+            #[cfg(target_os = "linux")]
+            window: None,
         }))
     }
     fn new_sequential(&self, path: &Path) -> Result<SequentialFile> {

@@ -25,8 +25,8 @@ const HASH_CHUNK: usize = 8192;
 /// peaked at 104-105 MB RSS with the vector, against 98-99 MB for RocksDB.
 #[derive(Debug, Clone, Default)]
 struct HashChunks {
+    /// Full chunks, then the one being filled.
     chunks: Vec<Vec<u64>>,
-    len: usize,
 }
 
 impl HashChunks {
@@ -39,7 +39,6 @@ impl HashChunks {
                 self.chunks.push(c);
             }
         }
-        self.len += 1;
     }
 
     fn last(&self) -> Option<u64> {
@@ -47,11 +46,11 @@ impl HashChunks {
     }
 
     fn len(&self) -> usize {
-        self.len
+        self.chunks.len().saturating_sub(1) * HASH_CHUNK + self.chunks.last().map_or(0, Vec::len)
     }
 
     fn is_empty(&self) -> bool {
-        self.len == 0
+        self.chunks.is_empty()
     }
 
     fn iter(&self) -> impl Iterator<Item = u64> + '_ {
