@@ -428,14 +428,10 @@ unsafe fn write_one(
     let db = unsafe { borrow_db(db)? };
     // SAFETY: forwarded contract; NULLs are checked.
     let wo = unsafe { &ffi::borrow(options, "options")?.wo };
-    let default;
     let cf: &ColumnFamilyHandle = match cf {
         // SAFETY: forwarded contract.
         Some(cf) => unsafe { borrow_cf(cf)? },
-        None => {
-            default = db.default_cf();
-            &default
-        }
+        None => db.default_cf_ref(),
     };
     match op {
         Op::Put(k, v) => {
@@ -710,7 +706,7 @@ unsafe fn read_one(
     match cf {
         // SAFETY: forwarded contract.
         Some(cf) => db.get(ro, unsafe { borrow_cf(cf)? }, key),
-        None => db.get(ro, &db.default_cf(), key),
+        None => db.get(ro, db.default_cf_ref(), key),
     }
 }
 
@@ -741,7 +737,7 @@ unsafe fn get_impl(
         };
         // SAFETY: as above.
         unsafe { ffi::write_out(vallen, value.len()) };
-        Ok(alloc::malloc_copy(&value))
+        Ok(alloc::vec_to_c(value))
     })
 }
 
@@ -832,7 +828,6 @@ unsafe fn multi_get_impl(
         let ro = unsafe { &ffi::borrow(options, "options")?.ro };
         // SAFETY: forwarded contract; NULLs are checked.
         let keys = unsafe { byte_strings(num_keys, keys_list, keys_list_sizes, "keys_list")? };
-        let default;
         let handles: Vec<&ColumnFamilyHandle> = match cfs {
             Some(cfs) => {
                 // SAFETY: forwarded contract: `num_keys` handles.
@@ -844,10 +839,7 @@ unsafe fn multi_get_impl(
                 }
                 v
             }
-            None => {
-                default = db.default_cf();
-                vec![&default; num_keys]
-            }
+            None => vec![db.default_cf_ref(); num_keys],
         };
         let pairs: Vec<(&ColumnFamilyHandle, &[u8])> = handles.into_iter().zip(keys).collect();
         Ok::<_, Error>(db.multi_get(ro, &pairs))
@@ -869,7 +861,10 @@ unsafe fn multi_get_impl(
         Ok(results) => {
             for (i, r) in results.into_iter().enumerate() {
                 let (value, size, err) = match r {
-                    Ok(Some(v)) => (alloc::malloc_copy(&v), v.len(), ptr::null_mut()),
+                    Ok(Some(v)) => {
+                        let len = v.len();
+                        (alloc::vec_to_c(v), len, ptr::null_mut())
+                    }
                     Ok(None) => (ptr::null_mut(), 0, ptr::null_mut()),
                     Err(e) => (ptr::null_mut(), 0, alloc::malloc_cstring(e.to_string())),
                 };
@@ -1484,14 +1479,10 @@ unsafe fn property(
     let db = unsafe { borrow_db(db)? };
     // SAFETY: forwarded contract; NULLs are checked.
     let name = unsafe { ffi::cstr(propname, "propname")? };
-    let default;
     let cf: &ColumnFamilyHandle = match cf {
         // SAFETY: forwarded contract.
         Some(cf) => unsafe { borrow_cf(cf)? },
-        None => {
-            default = db.default_cf();
-            &default
-        }
+        None => db.default_cf_ref(),
     };
     Ok(db.property(cf, name))
 }

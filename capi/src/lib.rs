@@ -16,6 +16,11 @@
 )]
 
 pub mod alloc;
+
+/// Rust's heap in this library is the C heap, so that buffers the engine fills can be
+/// handed to C callers, who free them with `free()` (see `alloc`).
+#[global_allocator]
+static C_HEAP: alloc::CHeap = alloc::CHeap;
 pub mod block_based_options;
 pub mod cache;
 pub mod checkpoint;

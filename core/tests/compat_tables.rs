@@ -698,8 +698,10 @@ fn checkpoint_case(concurrent: bool) {
             "a second open of the checkpoint must fail on its lock"
         );
         let m = ckpt_prefix(&cdb, &cdb.default_cf());
+        // The writer counts a put after it returns, so the checkpoint may hold one put
+        // that `after` had not counted yet.
         assert!(
-            *before <= m && m <= *after,
+            *before <= m && m <= *after + 1,
             "checkpoint {ck} holds {m} keys, written {before}..{after}"
         );
         cdb.put(&WriteOptions::default(), &cdb.default_cf(), b"zz", b"own")

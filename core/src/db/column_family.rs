@@ -30,6 +30,9 @@ pub(crate) struct ImmMemTable {
 
 /// One column family's live state.
 pub struct ColumnFamilyData {
+    /// The [`DbInner::id`](super::DbInner) of the DB this family belongs to: a handle is
+    /// valid for that DB alone, which `DbInner::cfd` checks without a lock.
+    pub(crate) db_id: u64,
     pub(crate) id: u32,
     pub(crate) name: String,
     pub(crate) options: ColumnFamilyOptions,
@@ -71,6 +74,7 @@ fn estimate_pending(options: &ColumnFamilyOptions, version: &Version) -> u64 {
 
 impl ColumnFamilyData {
     pub(crate) fn new(
+        db_id: u64,
         id: u32,
         name: String,
         options: ColumnFamilyOptions,
@@ -81,6 +85,7 @@ impl ColumnFamilyData {
         let pending = estimate_pending(&options, &version);
         let sv = SuperVersion::new(mem, Vec::new(), Arc::new(version));
         ColumnFamilyData {
+            db_id,
             id,
             name,
             options,

@@ -81,8 +81,20 @@ pub struct Stats {
     pub multiget_bytes_read: AtomicU64,
 }
 
+/// A new [`DbInner::id`].
+pub(crate) fn next_db_id() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
 /// State shared by every handle of one open DB.
 pub(crate) struct DbInner {
+    /// Unique among the DBs this process opened: the owner mark of its column families'
+    /// data ([`ColumnFamilyData::db_id`]).
+    pub(crate) id: u64,
+    /// The default column family (id 0), which is never dropped: readers take it without
+    /// the `cfs` lock.
+    pub(crate) default_cf: ColumnFamilyHandle,
     /// The path as the caller gave it (messages quote it verbatim). Immutable.
     pub(crate) name: String,
     pub(crate) path: PathBuf,
@@ -206,12 +218,14 @@ impl DbInner {
             .max(self.last_sequence.load(Ordering::Acquire));
     }
 
-    fn cfd(&self, cf: &ColumnFamilyHandle) -> Result<Arc<ColumnFamilyData>> {
-        let cfs = self.cfs.read();
-        match cfs.get(cf.cfd.id) {
-            Some(c) if Arc::ptr_eq(c, &cf.cfd) => Ok(c.clone()),
-            _ if cf.cfd.is_dropped() => Ok(cf.cfd.clone()),
-            _ => Err(Error::invalid_argument("Invalid column family handle")),
+    /// `cf`'s data, if the handle belongs to this DB (a dropped family stays readable
+    /// through its handles). No lock: a family is marked with its DB when created, and
+    /// leaves the DB only by being dropped.
+    fn cfd<'h>(&self, cf: &'h ColumnFamilyHandle) -> Result<&'h Arc<ColumnFamilyData>> {
+        if cf.cfd.db_id == self.id {
+            Ok(&cf.cfd)
+        } else {
+            Err(Error::invalid_argument("Invalid column family handle"))
         }
     }
 }
@@ -314,12 +328,13 @@ impl Db {
     }
 
     pub fn default_cf(&self) -> ColumnFamilyHandle {
-        let cfs = self.inner.cfs.read();
-        let cfd = cfs
-            .get(0)
-            .cloned()
-            .expect("the default column family is expected to always exist");
-        ColumnFamilyHandle { cfd }
+        self.inner.default_cf.clone()
+    }
+
+    /// The default column family's handle, borrowed: [`Db::default_cf`] without the
+    /// reference count update (for per-call paths such as the C API's NULL family).
+    pub fn default_cf_ref(&self) -> &ColumnFamilyHandle {
+        &self.inner.default_cf
     }
 
     /// A handle to an existing column family by name.
@@ -363,7 +378,13 @@ impl Db {
             num_levels,
             crate::key::InternalKeyComparator::new(opts.comparator.clone()),
         );
-        let cfd = Arc::new(ColumnFamilyData::new(id, name.to_string(), opts, version));
+        let cfd = Arc::new(ColumnFamilyData::new(
+            inner.id,
+            id,
+            name.to_string(),
+            opts,
+            version,
+        ));
         inner.cfs.write().insert(cfd.clone());
         Ok(ColumnFamilyHandle { cfd })
     }
@@ -498,7 +519,7 @@ impl Db {
         key: &[u8],
     ) -> Result<Option<Vec<u8>>> {
         let cfd = self.inner.cfd(cf)?;
-        self.inner.get(ro, &cfd, key)
+        self.inner.get(ro, cfd, key)
     }
 
     /// Reads several keys at one consistent sequence number.
@@ -514,7 +535,7 @@ impl Db {
     /// disturb it.
     pub fn iter(&self, ro: &ReadOptions, cf: &ColumnFamilyHandle) -> Result<DbIterator> {
         let cfd = self.inner.cfd(cf)?;
-        read::new_iterator(&self.inner, ro, &cfd)
+        read::new_iterator(&self.inner, ro, cfd)
     }
 
     /// A point-in-time view; release it by dropping it.
@@ -536,9 +557,9 @@ impl Db {
         let inner = self.inner.clone();
         inner.check_writable()?;
         let cfd = inner.cfd(cf)?;
-        let target = inner.switch_for_flush(&cfd)?;
+        let target = inner.switch_for_flush(cfd)?;
         if wait {
-            inner.wait_until_flushed(&[(cfd, target)])?;
+            inner.wait_until_flushed(&[(cfd.clone(), target)])?;
         }
         Ok(())
     }
@@ -558,7 +579,7 @@ impl Db {
         self.flush(cf, true)?;
         let cfd = self.inner.cfd(cf)?;
         self.inner
-            .compact_range(&cfd, begin, end)
+            .compact_range(cfd, begin, end)
             .map_err(|e| self.inner.compaction_failed(e))
     }
 
@@ -575,8 +596,8 @@ impl Db {
         let mut targets = Vec::with_capacity(handles.len());
         for h in &handles {
             let cfd = self.inner.cfd(h)?;
-            let target = self.inner.switch_for_flush(&cfd)?;
-            targets.push((cfd, target));
+            let target = self.inner.switch_for_flush(cfd)?;
+            targets.push((cfd.clone(), target));
         }
         if wait {
             self.inner.wait_until_flushed(&targets)?;
@@ -639,7 +660,7 @@ impl Db {
         ranges: &[(&[u8], &[u8])],
     ) -> Result<Vec<u64>> {
         let cfd = self.inner.cfd(cf)?;
-        approximate::file_sizes(&self.inner, &cfd, ranges)
+        approximate::file_sizes(&self.inner, cfd, ranges)
     }
 
     /// The live table files: (column family id, level, metadata), from each family's current

@@ -90,7 +90,7 @@ impl DbInner {
                     return Some(i);
                 }
                 let cfd = self.cfd(cf).ok()?;
-                families.push(cfd);
+                families.push(cfd.clone());
                 Some(families.len() - 1)
             })
             .collect();
@@ -233,7 +233,7 @@ impl<'v, I: Iterator<Item = &'v Arc<FileMetaData>>> Pending<'v, I> {
             None => Stage::Decided,
             Some(f) => match db.table_for(cfd, sv, f) {
                 Ok(table) => {
-                    table.prefetch_filter(lookup.key);
+                    table.prefetch_filter(&lookup.probe);
                     Stage::Filter(table)
                 }
                 Err(e) => Stage::Failed(e),
@@ -248,7 +248,7 @@ impl<'v, I: Iterator<Item = &'v Arc<FileMetaData>>> Pending<'v, I> {
         };
         let stage = std::mem::replace(&mut self.stage, Stage::Decided);
         self.stage = match stage {
-            Stage::Filter(table) => match table.locate(lookup.key, lookup.target.as_slice()) {
+            Stage::Filter(table) => match table.locate(&lookup.probe, lookup.target.as_slice()) {
                 Ok(None) => return self.next_table(db),
                 Ok(Some(h)) => {
                     table.prefetch_data_block(h);

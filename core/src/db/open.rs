@@ -48,6 +48,7 @@ pub(crate) fn open(
 ) -> Result<(Db, Vec<ColumnFamilyHandle>)> {
     let fs = opts.fs();
     let path = PathBuf::from(name);
+    let db_id = super::next_db_id();
     // NOTE: the WAL always lives in the DB directory. A separate `wal_dir` is refused rather
     // than ignored: ignoring it would skip the logs a RocksDB DB keeps there at recovery, and
     // hide ours from RocksDB.
@@ -129,6 +130,7 @@ pub(crate) fn open(
                     &meta.files,
                 );
                 cfs.insert(Arc::new(ColumnFamilyData::new(
+                    db_id,
                     id,
                     cf_name.clone(),
                     cf_opts.clone(),
@@ -185,7 +187,15 @@ pub(crate) fn open(
         }
     }
 
+    let default_cf = ColumnFamilyHandle {
+        cfd: cfs
+            .get(0)
+            .cloned()
+            .ok_or_else(|| Error::invalid_argument("Default column family not specified"))?,
+    };
     let inner = Arc::new_cyclic(|weak| DbInner {
+        id: db_id,
+        default_cf,
         name: name.to_string(),
         path: path.clone(),
         fs: fs.clone(),

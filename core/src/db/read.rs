@@ -29,6 +29,7 @@ use crate::merge::MERGE_FAILED_MESSAGE;
 use crate::options::ReadOptions;
 use crate::range_del::{FragmentedRangeTombstones, RangeTombstone};
 use crate::sst::block::key_buf::KeyBuf;
+use crate::sst::filter_api::FilterProbe;
 use crate::sst::Table;
 use crate::version::edit::FileMetaData;
 
@@ -243,40 +244,34 @@ impl DbInner {
     ) -> Result<Option<Vec<u8>>> {
         let mut lookup = KeyLookup::new(self, ro, cfd, sv, key, read_seq)?;
         if lookup.search_memtables(sv) {
-            self.prefetch_filters(cfd, sv, key, read_seq);
-            for f in sv.version.files_for_key(key) {
-                if f.smallest_seqno > read_seq {
-                    continue;
+            // One walk of the version's files: the first few are taken ahead, and their
+            // filter lines asked for, so that the probes' cache misses overlap instead of
+            // following each other (each probe's outcome decides whether the lookup goes
+            // on, so the CPU cannot run ahead to the next one by itself).
+            let mut files = sv
+                .version
+                .files_for_key(key)
+                .filter(|f| f.smallest_seqno <= read_seq);
+            let mut ahead: [Option<&Arc<FileMetaData>>; PREFETCHED_FILTERS] =
+                [None; PREFETCHED_FILTERS];
+            for slot in &mut ahead {
+                *slot = files.next();
+                // A table that fails to open is skipped here: the error is the lookup's,
+                // if it gets that far.
+                if let Some(Ok(table)) = slot.map(|f| self.table_for(cfd, sv, f)) {
+                    table.prefetch_filter(&lookup.probe);
                 }
+            }
+            for f in ahead.into_iter().flatten().chain(files) {
                 let table = self.table_for(cfd, sv, f)?;
                 let target = lookup.target.as_slice();
                 let visit = &mut |s, t, v: &[u8]| lookup.state.visit(s, t, v);
-                if !table_get(table, key, target, ro.fill_cache, visit)? {
+                if !table_get(table, &lookup.probe, target, ro.fill_cache, visit)? {
                     break;
                 }
             }
         }
         lookup.finish(cfd)
-    }
-
-    /// Starts loading the filter line that `key`'s probe reads in each of the first
-    /// [`PREFETCHED_FILTERS`] tables of its lookup order, so that the probes' cache misses
-    /// overlap instead of following each other (each probe's outcome decides whether the
-    /// lookup goes on, so the CPU cannot run ahead to the next one by itself). A table that
-    /// fails to open is skipped here: the error is the lookup's, if it gets that far.
-    fn prefetch_filters(
-        &self,
-        cfd: &ColumnFamilyData,
-        sv: &SuperVersion,
-        key: &[u8],
-        read_seq: SequenceNumber,
-    ) {
-        let candidates = sv.version.files_for_key(key).take(PREFETCHED_FILTERS);
-        for f in candidates.filter(|f| f.smallest_seqno <= read_seq) {
-            if let Ok(table) = self.table_for(cfd, sv, f) {
-                table.prefetch_filter(key);
-            }
-        }
     }
 
     /// `f`'s table for a point lookup in `sv` (opened on first use).
@@ -296,6 +291,8 @@ impl DbInner {
 /// entries said so far (`get` and the staged `multi_get` share it).
 pub(super) struct KeyLookup<'k> {
     pub(super) key: &'k [u8],
+    /// `key` for the tables' filters (its hash is computed once for all of them).
+    pub(super) probe: FilterProbe<'k>,
     /// `key` + `(read_seq, VALUE_TYPE_FOR_SEEK)`: where the key's visible entries start.
     pub(super) target: KeyBuf,
     read_seq: SequenceNumber,
@@ -352,6 +349,7 @@ impl<'k> KeyLookup<'k> {
         target.extend(&pack_seq_and_type(read_seq, VALUE_TYPE_FOR_SEEK).to_le_bytes());
         Ok(KeyLookup {
             key,
+            probe: FilterProbe::new(key),
             target,
             read_seq,
             state: Visited {

@@ -23,6 +23,7 @@ use crate::fs::{filename, FileSystem};
 use crate::key::{Comparator, SequenceNumber, ValueType};
 use crate::options::ColumnFamilyOptions;
 use crate::sst::block_cache::{BlockCacheCounts, BlockCacheTickers};
+use crate::sst::filter_api::FilterProbe;
 use crate::sst::reader::{Table, TableReaderOptions};
 use crate::version::edit::FileMetaData;
 
@@ -202,18 +203,18 @@ impl TableCache {
     }
 }
 
-/// Calls `f(seq, type, value)` for the entries of `user_key` in `table` with
+/// Calls `f(seq, type, value)` for the entries of `probe`'s user key in `table` with
 /// `seq <= read_seq`, newest first, until `f` returns false; returns false when `f` stopped.
 /// `target` is the lookup key: `user_key` + `(read_seq, VALUE_TYPE_FOR_SEEK)`. Data blocks
 /// read from the file go into the block cache only with `fill_cache`.
 pub(crate) fn table_get(
     table: &Table,
-    user_key: &[u8],
+    probe: &FilterProbe<'_>,
     target: &[u8],
     fill_cache: bool,
     f: &mut dyn FnMut(SequenceNumber, ValueType, &[u8]) -> bool,
 ) -> Result<bool> {
-    table.point_lookup(user_key, target, fill_cache, f)
+    table.point_lookup(probe, target, fill_cache, f)
 }
 
 #[cfg(test)]

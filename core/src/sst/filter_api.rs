@@ -30,6 +30,47 @@ pub trait FilterBlockReader: Send + Sync {
     /// Starts loading what `key_may_match(key)` will read, for a caller that asks later
     /// (a hint: it may do nothing, as this default does).
     fn prefetch(&self, _key: &[u8]) {}
+    /// [`Self::key_may_match`] of `probe`'s key; a reader whose hash `probe` computes
+    /// takes it from there, so that a lookup hashes its key once for all its tables.
+    fn probe_may_match(&self, probe: &FilterProbe<'_>) -> bool {
+        self.key_may_match(probe.key())
+    }
+    /// [`Self::prefetch`] of `probe`'s key, with its hash as in [`Self::probe_may_match`].
+    fn prefetch_probe(&self, probe: &FilterProbe<'_>) {
+        self.prefetch(probe.key());
+    }
+}
+
+/// A user key a point lookup asks filters about, with the 64-bit filter hash of it
+/// (`sst::filter::hash::hash64`, which FastLocalBloom and Ribbon filters use) computed on
+/// first use: the lookup asks every table on its way, and the hash is the same for all.
+#[derive(Debug)]
+pub struct FilterProbe<'a> {
+    key: &'a [u8],
+    hash64: std::cell::Cell<Option<u64>>,
+}
+
+impl<'a> FilterProbe<'a> {
+    pub fn new(key: &'a [u8]) -> Self {
+        FilterProbe {
+            key,
+            hash64: std::cell::Cell::new(None),
+        }
+    }
+
+    pub fn key(&self) -> &'a [u8] {
+        self.key
+    }
+
+    /// `hash64(key)`, computed once.
+    pub fn hash64(&self) -> u64 {
+        if let Some(h) = self.hash64.get() {
+            return h;
+        }
+        let h = super::filter::hash::hash64(self.key);
+        self.hash64.set(Some(h));
+        h
+    }
 }
 
 /// Builds a reader from the contents of a filter block; `None` when the block is not usable

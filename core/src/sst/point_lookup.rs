@@ -28,6 +28,7 @@ use std::sync::Arc;
 
 use super::block::cursor::{BlockCursor, Layout};
 use super::block::Block;
+use super::filter_api::FilterProbe;
 use super::format::BlockHandle;
 use super::reader::Table;
 use crate::error::Result;
@@ -99,12 +100,13 @@ impl Table {
     /// Corruption or I/O errors met on the way.
     pub(crate) fn point_lookup(
         &self,
-        user_key: &[u8],
+        probe: &FilterProbe<'_>,
         target: &[u8],
         fill_cache: bool,
         f: &mut dyn FnMut(SequenceNumber, ValueType, &[u8]) -> bool,
     ) -> Result<bool> {
-        let Some(h) = self.locate(user_key, target)? else {
+        let user_key = probe.key();
+        let Some(h) = self.locate(probe, target)? else {
             return Ok(true);
         };
         let held = self.hold_data_block(h, fill_cache)?;
@@ -116,8 +118,12 @@ impl Table {
     ///
     /// # Errors
     /// Corruption of the index block.
-    pub(crate) fn locate(&self, user_key: &[u8], target: &[u8]) -> Result<Option<BlockHandle>> {
-        if !self.key_may_match(user_key) {
+    pub(crate) fn locate(
+        &self,
+        probe: &FilterProbe<'_>,
+        target: &[u8],
+    ) -> Result<Option<BlockHandle>> {
+        if !self.probe_may_match(probe) {
             return Ok(None);
         }
         let (index, layout) = self.index_layout();

@@ -16,7 +16,7 @@ use super::block_cache::{
 };
 use super::builder::{INDEX_BLOCK, RANGE_DEL_BLOCK};
 use super::compression::decompress_block;
-use super::filter_api::{FilterBlockReader, FilterReaderFactory, FULL_FILTER_PREFIX};
+use super::filter_api::{FilterBlockReader, FilterProbe, FilterReaderFactory, FULL_FILTER_PREFIX};
 use super::format::{verify_block, BlockHandle, Footer, BLOCK_TRAILER_SIZE, FOOTER_LEN};
 use super::point_lookup::HeldBlock;
 use super::properties::{
@@ -718,10 +718,16 @@ impl Table {
         self.filter_reader().is_none_or(|r| r.key_may_match(key))
     }
 
-    /// Starts loading the filter line a [`Self::key_may_match`] of `key` probes.
-    pub(crate) fn prefetch_filter(&self, key: &[u8]) {
+    /// [`Self::key_may_match`] of `probe`'s key.
+    pub(crate) fn probe_may_match(&self, probe: &FilterProbe<'_>) -> bool {
+        self.filter_reader()
+            .is_none_or(|r| r.probe_may_match(probe))
+    }
+
+    /// Starts loading the filter line a [`Self::probe_may_match`] of `probe` reads.
+    pub(crate) fn prefetch_filter(&self, probe: &FilterProbe<'_>) {
         if let Some(r) = self.filter_reader() {
-            r.prefetch(key);
+            r.prefetch_probe(probe);
         }
     }
 

@@ -98,6 +98,23 @@ impl KeyBuf {
     }
 
     /// Replaces the key with `key`.
+    /// `extend(&data[start..start + n])` (which must be in bounds), for the short key
+    /// deltas of a block scan: when the inline buffer and `data` both have 16 bytes from
+    /// there, it copies 16 fixed bytes (no call to `memcpy`); the bytes past the new
+    /// length are not part of the key.
+    #[inline]
+    pub fn extend_within(&mut self, data: &[u8], start: usize, n: usize) {
+        const WIDE: usize = 16;
+        if n <= WIDE && self.len + WIDE <= INLINE_KEY {
+            if let Some(src) = data.get(start..start + WIDE) {
+                self.inline[self.len..self.len + WIDE].copy_from_slice(src);
+                self.len += n;
+                return;
+            }
+        }
+        self.extend(&data[start..start + n]);
+    }
+
     #[inline]
     pub fn set(&mut self, key: &[u8]) {
         self.len = 0;
@@ -131,6 +148,27 @@ mod tests {
                     model = more.clone();
                     prop_assert_eq!(k.as_slice(), &model[..]);
                 }
+            }
+        }
+
+        /// `extend_within` is `extend` of the sub-slice, whether or not 16 bytes follow
+        /// the start in the source, and whatever the buffer held.
+        #[test]
+        fn extend_within_is_extend_of_the_slice(
+            ops in proptest::collection::vec(
+                (0usize..140, proptest::collection::vec(any::<u8>(), 0..40), 0usize..40, 0usize..40),
+                0..40,
+            )
+        ) {
+            let mut k = KeyBuf::new();
+            let mut model: Vec<u8> = Vec::new();
+            for (cut, data, a, b) in ops {
+                k.truncate(cut);
+                model.truncate(cut);
+                let (start, n) = (a.min(data.len()), b.min(data.len() - a.min(data.len())));
+                k.extend_within(&data, start, n);
+                model.extend_from_slice(&data[start..start + n]);
+                prop_assert_eq!(k.as_slice(), &model[..]);
             }
         }
     }

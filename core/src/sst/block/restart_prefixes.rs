@@ -27,7 +27,7 @@
 //!
 //! Not part of any file format: nothing of it is written.
 
-use super::cursor::{restart_key, Layout};
+use super::cursor::{restart_key, BlockCursor, Layout};
 use super::iter::KeyOrder;
 use super::Block;
 use crate::key::comparator::bytewise_word;
@@ -44,6 +44,10 @@ pub(crate) struct RestartPrefixes {
     /// Whether the stored keys are internal keys (a trailer follows the user key) or user
     /// keys: the order the words were taken under.
     internal: bool,
+    /// Whether every restart run holds one entry (an index block's default restart interval
+    /// of 1): a seek the words decide then lands on a restart entry, see
+    /// [`RestartPrefixes::first_at_or_after`].
+    single_entry_runs: bool,
 }
 
 /// Whether `order` compares user keys bytewise (the case the words stand for), and whether
@@ -86,7 +90,36 @@ impl RestartPrefixes {
             common: first[..shared].into(),
             words: words.into_boxed_slice(),
             internal,
+            single_entry_runs: entries_up_to(block, layout, n + 1) == Some(n),
         })
+    }
+
+    /// For a seek of `target` under `order` in a block whose every restart run holds one
+    /// entry: the index of the first entry `>= target` (the number of restarts when every
+    /// entry is below it), when the words alone decide it. They do unless a restart's word
+    /// equals the target's (or the order is not the aid's, or runs hold several entries):
+    /// then None, and the seek searches `narrow`'s range.
+    ///
+    /// With `lo` the first word not below the target's and that word above it, restart
+    /// `lo - 1`'s user key is below the target's and restart `lo`'s above (a strictly smaller
+    /// or larger word decides the keys' order, trailers aside), so entry `lo` is the one.
+    #[inline]
+    pub(crate) fn first_at_or_after(&self, order: &KeyOrder, target: &[u8]) -> Option<usize> {
+        if !self.single_entry_runs || bytewise_keys(order)? != self.internal {
+            return None;
+        }
+        let t = user_key(target);
+        let l = self.common.len();
+        let head = &t[..l.min(t.len())];
+        match head.cmp(&self.common[..head.len()]) {
+            std::cmp::Ordering::Less => return Some(0),
+            std::cmp::Ordering::Greater => return Some(self.words.len()),
+            std::cmp::Ordering::Equal if t.len() < l => return Some(0),
+            std::cmp::Ordering::Equal => {}
+        }
+        let tw = bytewise_word(&t[l..]);
+        let lo = partition_point_looking_ahead(&self.words, |w| w < tw);
+        (self.words.get(lo) != Some(&tw)).then_some(lo)
     }
 
     /// The heap bytes the aid takes (for the block's cache charge).
@@ -115,9 +148,32 @@ impl RestartPrefixes {
         }
         let tw = bytewise_word(&t[l..]);
         let lo = partition_point_looking_ahead(&self.words, |w| w < tw);
-        let hi = partition_point_looking_ahead(&self.words, |w| w <= tw);
+        let hi = lo + end_of_equal_words(&self.words[lo..], tw);
         let left = lo.saturating_sub(1);
         Some((left, hi.saturating_sub(1).max(left)))
+    }
+}
+
+/// How many entries `block` holds, counting up to `cap`; None when they do not decode.
+fn entries_up_to(block: &Block, layout: Layout<'_>, cap: usize) -> Option<usize> {
+    let mut c = BlockCursor::new(block);
+    c.seek_to_restart(block, 0);
+    let mut n = 0;
+    while n < cap && c.parse_next(block, layout) {
+        n += 1;
+    }
+    c.status().ok().map(|()| n)
+}
+
+/// How many words at the start of `words` (which are `>= tw`, ascending) equal `tw`: a few
+/// steps forward, as restart keys rarely share their word, else a binary search of the rest.
+#[inline]
+fn end_of_equal_words(words: &[u64], tw: u64) -> usize {
+    const SCANNED: usize = 4;
+    match words.iter().take(SCANNED).position(|&w| w != tw) {
+        Some(n) => n,
+        None if words.len() <= SCANNED => words.len(),
+        None => SCANNED + partition_point_looking_ahead(&words[SCANNED..], |w| w <= tw),
     }
 }
 
@@ -164,6 +220,23 @@ mod tests {
     };
     use crate::sst::block::cursor::BlockCursor;
     use crate::sst::block::BlockBuilder;
+
+    #[test]
+    fn the_end_of_equal_words_is_the_partition_point_of_not_above() {
+        for len in 0..=20usize {
+            for equal in 0..=len {
+                // `equal` words of 7, then larger ones.
+                let words: Vec<u64> = (0..len)
+                    .map(|i| if i < equal { 7 } else { 8 + i as u64 })
+                    .collect();
+                assert_eq!(
+                    end_of_equal_words(&words, 7),
+                    words.partition_point(|&w| w <= 7),
+                    "len {len}, equal {equal}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn the_look_ahead_search_matches_partition_point_at_every_small_length() {
@@ -371,5 +444,47 @@ mod tests {
             p.narrow(&internal, &t).is_none(),
             "user-key words mean nothing there"
         );
+    }
+
+    /// A seek jumps straight to a restart entry only when every run holds one entry and the
+    /// words decide; an equal word, or runs of two, leave it to the ordinary search.
+    #[test]
+    fn only_single_entry_runs_let_the_words_decide_a_seek() {
+        let users = KeyOrder::UserKeys(bytewise());
+        let layout = Layout {
+            order: &users,
+            index: None,
+            global_seqno: None,
+        };
+        let build = |interval: usize| {
+            let mut b = BlockBuilder::new(interval);
+            for k in ["k100", "k200", "k300", "k400"] {
+                b.add(k.as_bytes(), b"v");
+            }
+            let block = Block::new(b.finish()).expect("parses");
+            RestartPrefixes::build(&block, layout).expect("several restarts")
+        };
+        let single = build(1);
+        let t = |uk: &str| target(uk.as_bytes(), 5);
+        assert_eq!(single.first_at_or_after(&users, &t("k150")), Some(1));
+        assert_eq!(single.first_at_or_after(&users, &t("k0")), Some(0));
+        assert_eq!(
+            single.first_at_or_after(&users, &t("k9")),
+            Some(4),
+            "past the end"
+        );
+        assert_eq!(
+            single.first_at_or_after(&users, &t("j")),
+            Some(0),
+            "below the head"
+        );
+        assert_eq!(
+            single.first_at_or_after(&users, &t("k200")),
+            None,
+            "equal word"
+        );
+        let internal = KeyOrder::Internal(bytewise());
+        assert_eq!(single.first_at_or_after(&internal, &t("k150")), None);
+        assert_eq!(build(2).first_at_or_after(&users, &t("k150")), None);
     }
 }

@@ -86,4 +86,10 @@ impl crate::sst::filter_api::FilterBlockReader for FullFilterReader {
     fn prefetch(&self, key: &[u8]) {
         FullFilterReader::prefetch(self, key)
     }
+    fn probe_may_match(&self, probe: &crate::sst::filter_api::FilterProbe<'_>) -> bool {
+        FullFilterReader::probe_may_match(self, probe)
+    }
+    fn prefetch_probe(&self, probe: &crate::sst::filter_api::FilterProbe<'_>) {
+        FullFilterReader::prefetch_probe(self, probe)
+    }
 }

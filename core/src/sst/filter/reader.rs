@@ -11,6 +11,7 @@
 use super::bloom::{hash_may_match, line_offset, LegacyGeometry, CACHE_LINE_BYTES};
 use super::hash::{hash32, hash64, LEGACY_BLOOM_SEED};
 use super::{METADATA_LEN, NEW_BLOOM_MARKER, RIBBON_MARKER, SUB_IMPL_FAST_LOCAL_BLOOM};
+use crate::sst::filter_api::FilterProbe;
 use crate::util::prefetch::prefetch_byte;
 
 /// What a filter block's metadata says it is.
@@ -64,6 +65,23 @@ impl FullFilterReader {
         if let FilterKind::FastLocalBloom { len, .. } = self.kind {
             if len >= CACHE_LINE_BYTES {
                 prefetch_byte(&self.block, line_offset(hash64(key) as u32, len));
+            }
+        }
+    }
+
+    /// [`Self::key_may_match`] of `probe`'s key, with the hash it holds.
+    pub fn probe_may_match(&self, probe: &FilterProbe<'_>) -> bool {
+        match self.kind {
+            FilterKind::LegacyBloom(_) => self.key_may_match(probe.key()),
+            _ => self.hash_may_match(probe.hash64()),
+        }
+    }
+
+    /// [`Self::prefetch`] of `probe`'s key, with the hash it holds.
+    pub fn prefetch_probe(&self, probe: &FilterProbe<'_>) {
+        if let FilterKind::FastLocalBloom { len, .. } = self.kind {
+            if len >= CACHE_LINE_BYTES {
+                prefetch_byte(&self.block, line_offset(probe.hash64() as u32, len));
             }
         }
     }
