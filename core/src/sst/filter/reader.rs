@@ -9,7 +9,7 @@
 //! correct but filters nothing.
 
 use super::bloom::{hash_may_match, line_offset, LegacyGeometry, CACHE_LINE_BYTES};
-use super::hash::{hash32, hash64, LEGACY_BLOOM_SEED};
+use super::hash::{hash32, LEGACY_BLOOM_SEED};
 use super::{METADATA_LEN, NEW_BLOOM_MARKER, RIBBON_MARKER, SUB_IMPL_FAST_LOCAL_BLOOM};
 use crate::sst::filter_api::FilterProbe;
 use crate::util::prefetch::prefetch_byte;
@@ -51,28 +51,21 @@ impl FullFilterReader {
     /// Whether `key` (a whole user key, or a prefix when the table was built with a prefix
     /// extractor) may be in the table. False means it is certainly absent.
     pub fn key_may_match(&self, key: &[u8]) -> bool {
-        match self.kind {
-            FilterKind::LegacyBloom(g) => {
-                g.hash_may_match(hash32(key, LEGACY_BLOOM_SEED), &self.block)
-            }
-            _ => self.hash_may_match(hash64(key)),
-        }
+        self.probe_may_match(&FilterProbe::new(key))
     }
 
     /// Starts loading the cache line `key_may_match(key)` will probe (a FastLocalBloom's one
     /// line; nothing for the other kinds).
     pub fn prefetch(&self, key: &[u8]) {
-        if let FilterKind::FastLocalBloom { len, .. } = self.kind {
-            if len >= CACHE_LINE_BYTES {
-                prefetch_byte(&self.block, line_offset(hash64(key) as u32, len));
-            }
-        }
+        self.prefetch_probe(&FilterProbe::new(key));
     }
 
     /// [`Self::key_may_match`] of `probe`'s key, with the hash it holds.
     pub fn probe_may_match(&self, probe: &FilterProbe<'_>) -> bool {
         match self.kind {
-            FilterKind::LegacyBloom(_) => self.key_may_match(probe.key()),
+            FilterKind::LegacyBloom(g) => {
+                g.hash_may_match(hash32(probe.key(), LEGACY_BLOOM_SEED), &self.block)
+            }
             _ => self.hash_may_match(probe.hash64()),
         }
     }
@@ -280,7 +273,7 @@ mod tests {
         fn any_block_is_safe_to_probe(block in proptest::collection::vec(proptest::num::u8::ANY, 0..300), key in proptest::collection::vec(proptest::num::u8::ANY, 0..40)) {
             let r = FullFilterReader::new(block);
             let _ = r.key_may_match(&key);
-            let _ = r.hash_may_match(hash64(&key));
+            let _ = r.hash_may_match(super::super::hash::hash64(&key));
         }
 
         #[test]
