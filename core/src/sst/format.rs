@@ -157,7 +157,7 @@ pub fn checksum_with_last_byte(t: ChecksumType, data: &[u8], last_byte: u8) -> u
             h.digest() as u32
         }
         ChecksumType::Xxh3 => {
-            let v = xxhash_rust::xxh3::xxh3_64(data) as u32;
+            let v = crate::util::xxh3::xxh3_64(data) as u32;
             v ^ u32::from(last_byte).wrapping_mul(XXH3_LAST_BYTE_PRIME)
         }
     }

@@ -15,7 +15,7 @@ use super::block_cache::{
     block_charge, BlockCacheTickers, BlockKind, CachedFilter, TableCacheSlot,
 };
 use super::builder::{INDEX_BLOCK, RANGE_DEL_BLOCK};
-use super::compression::decompress_block;
+use super::compression::{decompress_block, CompressionType};
 use super::filter_api::{FilterBlockReader, FilterProbe, FilterReaderFactory, FULL_FILTER_PREFIX};
 use super::format::{verify_block, BlockHandle, Footer, BLOCK_TRAILER_SIZE, FOOTER_LEN};
 use super::point_lookup::HeldBlock;
@@ -207,6 +207,9 @@ pub struct Table {
     filter_name: Option<String>,
     filter: Option<Arc<CachedFilter>>,
     global_seqno: Option<SequenceNumber>,
+    /// The table was written without compression (property `rocksdb.compression` is
+    /// `NoCompression`), so its blocks are read straight into buffers of their own.
+    plain_blocks: bool,
     /// Where the blocks go in the block cache, when there is one.
     cache: Option<TableCacheSlot>,
     /// Pins on the cached index block and filter, held for the table's life.
@@ -275,6 +278,7 @@ impl Table {
             filter_name: None,
             filter: None,
             global_seqno: None,
+            plain_blocks: false,
             cache,
             pinned_meta: Vec::new(),
         };
@@ -303,6 +307,7 @@ impl Table {
             table.raw_properties = properties::decode_block(block)?;
             table.properties = TableProperties::from_map(&table.raw_properties)?;
             table.global_seqno = global_seqno(&table.raw_properties, table.opts.largest_seqno)?;
+            table.plain_blocks = table.properties.compression_name == CompressionType::None.name();
         }
 
         // Index.
@@ -435,7 +440,7 @@ impl Table {
             )));
         }
         let len = h.size as usize + BLOCK_TRAILER_SIZE;
-        if len <= MAX_SCRATCH_READ {
+        if len <= MAX_SCRATCH_READ && !self.plain_blocks {
             // Stored bytes that decompress are needed only until they have: read them into
             // the thread's scratch buffer instead of a new zeroed allocation of their own.
             let done = SCRATCH.with(|s| {
@@ -449,13 +454,33 @@ impl Table {
                 return done;
             }
         }
+        // A table written without compression stores its blocks as they are used: read each
+        // into the buffer it will live in, and drop the trailer, instead of copying it out
+        // of the scratch buffer.
         let mut raw = vec![0u8; len];
-        self.block_contents_from(h, verify, &mut raw)
+        self.read_verified(h, verify, &mut raw)?;
+        let n = h.size as usize;
+        if raw[n] == 0 {
+            raw.truncate(n);
+            return Ok(raw);
+        }
+        decompress_block(&raw[..n], raw[n], self.footer.format_version)
     }
 
     /// Reads the block at `h` with its trailer into `raw` (exactly that long), verifies it
     /// when asked, and returns its uncompressed contents.
     fn block_contents_from(&self, h: BlockHandle, verify: bool, raw: &mut [u8]) -> Result<Vec<u8>> {
+        self.read_verified(h, verify, raw)?;
+        let n = h.size as usize;
+        if raw[n] == 0 {
+            return Ok(raw[..n].to_vec());
+        }
+        decompress_block(&raw[..n], raw[n], self.footer.format_version)
+    }
+
+    /// Reads the block at `h` with its trailer into `raw` (exactly that long) and verifies
+    /// its checksum when asked.
+    fn read_verified(&self, h: BlockHandle, verify: bool, raw: &mut [u8]) -> Result<()> {
         self.file.read_into(h.offset, raw)?;
         if verify {
             verify_block(
@@ -465,11 +490,7 @@ impl Table {
                 h.offset,
             )?;
         }
-        let n = h.size as usize;
-        if raw[n] == 0 {
-            return Ok(raw[..n].to_vec());
-        }
-        decompress_block(&raw[..n], raw[n], self.footer.format_version)
+        Ok(())
     }
 
     pub(crate) fn read_block(&self, h: BlockHandle, verify: bool) -> Result<Block> {
