@@ -105,21 +105,37 @@ impl RestartPrefixes {
     /// or larger word decides the keys' order, trailers aside), so entry `lo` is the one.
     #[inline]
     pub(crate) fn first_at_or_after(&self, order: &KeyOrder, target: &[u8]) -> Option<usize> {
-        if !self.single_entry_runs || bytewise_keys(order)? != self.internal {
+        if !self.single_entry_runs {
+            return None;
+        }
+        match self.place(order, target)? {
+            Placement::BeforeAll => Some(0),
+            Placement::AfterAll => Some(self.words.len()),
+            Placement::Word(tw) => {
+                let lo = partition_point_looking_ahead(&self.words, |w| w < tw);
+                (self.words.get(lo) != Some(&tw)).then_some(lo)
+            }
+        }
+    }
+
+    /// Where `target`'s user key stands against the restarts: below them all or above them
+    /// all when the common prefix decides it (a key that is a proper prefix of the common
+    /// prefix is below), else its word after the prefix. None when `order` is not the one
+    /// the aid stands for.
+    #[inline]
+    fn place(&self, order: &KeyOrder, target: &[u8]) -> Option<Placement> {
+        if bytewise_keys(order)? != self.internal {
             return None;
         }
         let t = user_key(target);
         let l = self.common.len();
         let head = &t[..l.min(t.len())];
-        match head.cmp(&self.common[..head.len()]) {
-            std::cmp::Ordering::Less => return Some(0),
-            std::cmp::Ordering::Greater => return Some(self.words.len()),
-            std::cmp::Ordering::Equal if t.len() < l => return Some(0),
-            std::cmp::Ordering::Equal => {}
-        }
-        let tw = bytewise_word(&t[l..]);
-        let lo = partition_point_looking_ahead(&self.words, |w| w < tw);
-        (self.words.get(lo) != Some(&tw)).then_some(lo)
+        Some(match head.cmp(&self.common[..head.len()]) {
+            std::cmp::Ordering::Less => Placement::BeforeAll,
+            std::cmp::Ordering::Greater => Placement::AfterAll,
+            std::cmp::Ordering::Equal if t.len() < l => Placement::BeforeAll,
+            std::cmp::Ordering::Equal => Placement::Word(bytewise_word(&t[l..])),
+        })
     }
 
     /// The heap bytes the aid takes (for the block's cache charge).
@@ -133,25 +149,25 @@ impl RestartPrefixes {
     /// above. None when `order` is not the one the aid stands for.
     #[inline]
     pub(crate) fn narrow(&self, order: &KeyOrder, target: &[u8]) -> Option<(usize, usize)> {
-        if bytewise_keys(order)? != self.internal {
-            return None;
-        }
-        let t = user_key(target);
         let last = self.words.len().checked_sub(1)?;
-        let l = self.common.len();
-        let head = &t[..l.min(t.len())];
-        match head.cmp(&self.common[..head.len()]) {
-            std::cmp::Ordering::Less => return Some((0, 0)),
-            std::cmp::Ordering::Greater => return Some((last, last)),
-            std::cmp::Ordering::Equal if t.len() < l => return Some((0, 0)),
-            std::cmp::Ordering::Equal => {}
-        }
-        let tw = bytewise_word(&t[l..]);
+        let tw = match self.place(order, target)? {
+            Placement::BeforeAll => return Some((0, 0)),
+            Placement::AfterAll => return Some((last, last)),
+            Placement::Word(tw) => tw,
+        };
         let lo = partition_point_looking_ahead(&self.words, |w| w < tw);
         let hi = lo + end_of_equal_words(&self.words[lo..], tw);
         let left = lo.saturating_sub(1);
         Some((left, hi.saturating_sub(1).max(left)))
     }
+}
+
+/// A seek target's place among a block's restart keys (`RestartPrefixes::place`).
+enum Placement {
+    BeforeAll,
+    AfterAll,
+    /// The 8 bytes of the target's user key after the common prefix, as a word.
+    Word(u64),
 }
 
 /// How many entries `block` holds, counting up to `cap`; None when they do not decode.
