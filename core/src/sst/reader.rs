@@ -454,9 +454,10 @@ impl Table {
                 return done;
             }
         }
-        // A table written without compression stores its blocks as they are used: read each
-        // into the buffer it will live in, and drop the trailer, instead of copying it out
-        // of the scratch buffer.
+        // Read into a buffer of the block's own: a table written without compression stores
+        // its blocks as they are used, so the buffer becomes the block (the trailer cut off)
+        // with no copy out of the scratch buffer; blocks over MAX_SCRATCH_READ, and reads
+        // that find the scratch buffer in use, come here too.
         let mut raw = vec![0u8; len];
         self.read_verified(h, verify, &mut raw)?;
         let n = h.size as usize;
