@@ -473,9 +473,7 @@ impl Table {
     fn block_contents_from(&self, h: BlockHandle, verify: bool, raw: &mut [u8]) -> Result<Vec<u8>> {
         self.read_verified(h, verify, raw)?;
         let n = h.size as usize;
-        if raw[n] == 0 {
-            return Ok(raw[..n].to_vec());
-        }
+        // Type 0 (stored as is) comes back as a copy.
         decompress_block(&raw[..n], raw[n], self.footer.format_version)
     }
 

@@ -25,6 +25,8 @@
 #[cfg(target_arch = "x86_64")]
 use std::sync::atomic::{AtomicU8, Ordering};
 
+use super::coding::decode_fixed64;
+
 pub(crate) const PRIME32_1: u64 = 0x9E37_79B1;
 pub(crate) const PRIME32_2: u64 = 0x85EB_CA77;
 pub(crate) const PRIME32_3: u64 = 0xC2B2_AE3D;
@@ -122,12 +124,6 @@ fn long_vectorised(input: &[u8]) -> Option<u64> {
     best_width().map(|w| unsafe { long_with(input, w) })
 }
 
-fn read64(b: &[u8], at: usize) -> u64 {
-    let mut w = [0u8; 8];
-    w.copy_from_slice(&b[at..at + 8]);
-    u64::from_le_bytes(w)
-}
-
 /// The long-path hash of `input` (longer than [`MID_SIZE_MAX`]) with the width `w`.
 ///
 /// # Safety
@@ -180,8 +176,8 @@ fn walk(
     let mut h = (len as u64).wrapping_mul(PRIME64_1);
     for i in 0..4 {
         let at = MERGE_AT + 16 * i;
-        let a = u128::from(acc[2 * i] ^ read64(&SECRET, at));
-        let b = u128::from(acc[2 * i + 1] ^ read64(&SECRET, at + 8));
+        let a = u128::from(acc[2 * i] ^ decode_fixed64(&SECRET[at..]));
+        let b = u128::from(acc[2 * i + 1] ^ decode_fixed64(&SECRET[at + 8..]));
         let p = a * b;
         h = h.wrapping_add((p as u64) ^ ((p >> 64) as u64));
     }
@@ -355,15 +351,15 @@ mod tests {
             input,
             |acc, data, key| {
                 for i in 0..8 {
-                    let d = read64(data, 8 * i);
-                    let dk = d ^ read64(key, 8 * i);
+                    let d = decode_fixed64(&data[8 * i..]);
+                    let dk = d ^ decode_fixed64(&key[8 * i..]);
                     acc[i ^ 1] = acc[i ^ 1].wrapping_add(d);
                     acc[i] = acc[i].wrapping_add((dk & 0xffff_ffff) * (dk >> 32));
                 }
             },
             |acc, key| {
                 for (i, a) in acc.iter_mut().enumerate() {
-                    let x = *a ^ (*a >> 47) ^ read64(key, 8 * i);
+                    let x = *a ^ (*a >> 47) ^ decode_fixed64(&key[8 * i..]);
                     *a = x.wrapping_mul(PRIME32_1);
                 }
             },
