@@ -475,13 +475,7 @@ mod tests {
     /// after that.
     #[test]
     fn a_family_dropped_before_its_flush_leaves_the_manifest_openable() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let path = dir.path().join("db").to_string_lossy().into_owned();
-        let opts = DbOptions {
-            create_if_missing: true,
-            ..Default::default()
-        };
-        let db = Db::open(&opts, ColumnFamilyOptions::default(), &path).expect("open");
+        let (_dir, path, db) = crate::db::test_support::fresh_db();
         let a = db
             .create_column_family(ColumnFamilyOptions::default(), "a")
             .expect("create");

@@ -30,6 +30,26 @@ mod table_cache;
 mod table_file;
 mod write;
 
+/// For the unit tests of this module's files.
+#[cfg(test)]
+pub(crate) mod test_support {
+    use super::Db;
+    use crate::options::{ColumnFamilyOptions, DbOptions};
+
+    /// A new DB with default options in a fresh temporary directory (kept alive by the
+    /// returned guard), and its path.
+    pub(crate) fn fresh_db() -> (tempfile::TempDir, String, Db) {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("db").to_string_lossy().into_owned();
+        let opts = DbOptions {
+            create_if_missing: true,
+            ..Default::default()
+        };
+        let db = Db::open(&opts, ColumnFamilyOptions::default(), &path).expect("open");
+        (dir, path, db)
+    }
+}
+
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;

@@ -219,18 +219,11 @@ pub(crate) fn table_get(
 
 #[cfg(test)]
 mod tests {
-    use crate::db::Db;
-    use crate::options::{ColumnFamilyOptions, DbOptions, ReadOptions, WriteOptions};
+    use crate::options::{ReadOptions, WriteOptions};
 
     #[test]
     fn a_get_keeps_the_table_with_its_metadata_and_opens_it_once() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let path = dir.path().to_string_lossy().into_owned();
-        let opts = DbOptions {
-            create_if_missing: true,
-            ..Default::default()
-        };
-        let db = Db::open(&opts, ColumnFamilyOptions::default(), &path).expect("open");
+        let (_dir, _, db) = crate::db::test_support::fresh_db();
         let (wo, ro, cf) = (
             WriteOptions::default(),
             ReadOptions::default(),

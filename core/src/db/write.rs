@@ -28,7 +28,11 @@
 //! waiting for two syncs per commit. So the leader of a synced group first waits, for at
 //! most half a recent sync's time (`MAX_GATHER` at most), until the writers of the previous
 //! synced group are queued again, and takes them into its group: one fdatasync then carries
-//! nearly every writer. A gather that times out (a writer that did not come back) turns
+//! nearly every writer. The writer whose return completes the gather leads the group itself,
+//! in the waiting leader's place (which then waits for its result like any member): waking
+//! the sleeping leader and waiting for it to run put a context switch on each group's path
+//! to its sync (4 synced threads on 2 CPUs: from 0.83 to 0.96 of the disk's bound, median
+//! of 6 alternating runs). A gather that times out (a writer that did not come back) turns
 //! gathering off for the next group, so a writer that pauses between commits costs the
 //! others one short wait, not one per group. A lone writer never waits (it is the writer
 //! it would wait for).
@@ -44,6 +48,11 @@
 //! yielding thread stays runnable and, beside busy reader threads, got the CPU back only
 //! after their time slice, where a woken sleeper preempts them (measured: Kommander's mixed
 //! shape lost a third with yields, and gained with spins).
+//!
+//! Members sleep on condition variables of the queue lock, so a finished group's members
+//! wake one after another as the lock passes between them. Parking them outside the lock so
+//! that they wake in parallel was measured and dropped: 16 synced threads on 2 CPUs then
+//! spent more CPU per commit (8-9 µs became 10-13) and the gaps between syncs grew.
 //!
 //! The alternative, a lock around "append + sync" per writer, costs one fsync per writer.
 //! Pipelined groups, whose fdatasyncs overlap (a leader leaves the queue once its group is
@@ -126,8 +135,12 @@ struct QueueState {
     writers: VecDeque<Arc<Writer>>,
     /// The threads of the last synced group that have not queued again (see "Gathering").
     returning: Vec<ThreadId>,
-    /// A leader is waiting for `returning` to empty; the writer that empties it wakes it.
+    /// A leader is waiting for `returning` to empty; the writer that empties it leads the
+    /// group in the waiting leader's place (or, if its write cannot join, wakes it).
     gathering: bool,
+    /// The front writer's group is being led by another thread (a take-over, see
+    /// "Gathering"): the front writer waits for its result instead of leading.
+    handed_off: bool,
     /// The last gather timed out: the next leader does not gather.
     skip_gather: bool,
     /// Groups led so far (wrapping): every `TIMED_GROUP_EVERY`th one is timed.
@@ -295,11 +308,22 @@ impl DbInner {
     fn enqueue(&self, me: Arc<Writer>) -> Result<()> {
         let mut state = self.write.state.lock();
         state.writers.push_back(me.clone());
+        let mut take_over = false;
         if state.gathering {
             if let Some(i) = state.returning.iter().position(|t| *t == me.thread) {
                 state.returning.swap_remove(i);
                 if state.returning.is_empty() {
-                    if let Some(front) = state.writers.front() {
+                    // The gathering leader waits for exactly this writer. Rather than wake it
+                    // and wait until it runs, this thread leads the group in its place (see
+                    // "Gathering"), when its own write can join that group.
+                    let joins = state.writers.front().is_some_and(|front| {
+                        !me.is_exclusive && me.disable_wal == front.disable_wal
+                    });
+                    if joins {
+                        state.gathering = false;
+                        state.handed_off = true;
+                        take_over = true;
+                    } else if let Some(front) = state.writers.front() {
                         front.wake();
                     }
                 }
@@ -308,10 +332,33 @@ impl DbInner {
         let mut poll =
             Duration::from_nanos(self.write.group_nanos.load(Ordering::Relaxed)) < MAX_POLLED_GROUP;
         loop {
+            if std::mem::take(&mut take_over) {
+                match self.lead(&mut state, &me, None) {
+                    Some(res) => return res,
+                    // The group was full before this writer: it waits for its turn.
+                    None => continue,
+                }
+            }
             // A writer at the front has no result yet: a leader sets results only for the
-            // writers it popped off the queue.
-            if state.writers.front().is_some_and(|f| Arc::ptr_eq(f, &me)) {
-                break;
+            // writers it popped off the queue. Its group may be led by another thread,
+            // though (`handed_off`), and then it waits like any other member.
+            if state.writers.front().is_some_and(|f| Arc::ptr_eq(f, &me)) && !state.handed_off {
+                let exclusive = if me.is_exclusive {
+                    me.exclusive.lock().take()
+                } else {
+                    None
+                };
+                if exclusive.is_none()
+                    && me.sync
+                    && !me.disable_wal
+                    && !self.gather(&mut state, &me)
+                {
+                    // Another thread took the group over (or already wrote it).
+                    continue;
+                }
+                let res = self.lead(&mut state, &me, exclusive);
+                debug_assert!(res.is_some(), "the front writer is in its own group");
+                return res.unwrap_or_else(|| Err(Error::aborted("write group lost its leader")));
             }
             if let Some(res) = me.result.lock().take() {
                 return res;
@@ -323,22 +370,27 @@ impl DbInner {
             }
             me.cv.wait(&mut state);
         }
-        // Leader.
-        let exclusive = if me.is_exclusive {
-            me.exclusive.lock().take()
-        } else {
-            None
-        };
-        if exclusive.is_none() && me.sync && !me.disable_wal {
-            self.gather(&mut state, &me);
-        }
+    }
+
+    /// Leads one group: takes the writers at the front of the queue (an exclusive writer's
+    /// `work` runs alone), writes them with the queue lock released, then pops them, hands
+    /// each its result and wakes the next leader. `me` is the leading thread's own writer:
+    /// its outcome is returned, or None when the group did not reach it (a thread that took
+    /// a gathered group over, behind writers that filled it).
+    fn lead(
+        &self,
+        state: &mut parking_lot::MutexGuard<'_, QueueState>,
+        me: &Arc<Writer>,
+        exclusive: Option<Exclusive>,
+    ) -> Option<Result<()>> {
         // Take the group while holding the queue lock, then release it for the I/O.
+        let disable_wal = state.writers.front().is_some_and(|f| f.disable_wal);
         let mut group: Vec<Arc<Writer>> = Vec::new();
         let mut bytes = 0;
         for w in state.writers.iter() {
             let stop = exclusive.is_some()
                 || w.is_exclusive
-                || w.disable_wal != me.disable_wal
+                || w.disable_wal != disable_wal
                 || bytes + w.batch.size_in_bytes() > MAX_GROUP_BYTES;
             if !group.is_empty() && stop {
                 break;
@@ -348,26 +400,31 @@ impl DbInner {
         }
         state.groups = state.groups.wrapping_add(1);
         let timed = state.groups % TIMED_GROUP_EVERY == 1;
-        drop(state);
-        let synced = exclusive.is_none() && !me.disable_wal && group.iter().any(|w| w.sync);
-        let started = timed.then(Instant::now);
-        let outcome = catch_unwind(AssertUnwindSafe(|| match exclusive {
-            Some(work) => work(),
-            None => self.write_group(&group),
-        }))
-        .unwrap_or_else(|_| Err(self.poison(Error::aborted("panic in the write path"))));
-        if let Some(started) = started {
-            fold_nanos(&self.write.group_nanos, started.elapsed());
-        }
-        let mut state = self.write.state.lock();
+        let synced = exclusive.is_none() && !disable_wal && group.iter().any(|w| w.sync);
+        let outcome = parking_lot::MutexGuard::unlocked(state, || {
+            let started = timed.then(Instant::now);
+            let outcome = catch_unwind(AssertUnwindSafe(|| match exclusive {
+                Some(work) => work(),
+                None => self.write_group(&group),
+            }))
+            .unwrap_or_else(|_| Err(self.poison(Error::aborted("panic in the write path"))));
+            if let Some(started) = started {
+                fold_nanos(&self.write.group_nanos, started.elapsed());
+            }
+            outcome
+        });
+        let mut mine = None;
         for w in &group {
             let popped = state.writers.pop_front();
             debug_assert!(popped.is_some_and(|p| Arc::ptr_eq(&p, w)));
-            if !Arc::ptr_eq(w, &me) {
+            if Arc::ptr_eq(w, me) {
+                mine = Some(outcome.clone());
+            } else {
                 *w.result.lock() = Some(outcome.clone());
                 w.wake();
             }
         }
+        state.handed_off = false;
         state.returning.clear();
         if synced {
             // A thread has one write at a time, so no thread is in a group twice.
@@ -376,40 +433,52 @@ impl DbInner {
         if let Some(next) = state.writers.front() {
             next.wake();
         }
-        drop(state);
-        outcome
+        mine
     }
 
     /// A synced group's leader waits (briefly) for the threads of the previous synced group
-    /// to queue again, so that one sync carries them too (see "Gathering").
-    fn gather(&self, state: &mut parking_lot::MutexGuard<'_, QueueState>, me: &Writer) {
+    /// to queue again, so that one sync carries them too (see "Gathering"). Returns false
+    /// when the last of them took the group over: `me` is then a member, not the leader.
+    fn gather(&self, state: &mut parking_lot::MutexGuard<'_, QueueState>, me: &Writer) -> bool {
         if std::mem::take(&mut state.skip_gather) {
             state.returning.clear();
-            return;
+            return true;
         }
         let st = &mut **state;
         let queued = &st.writers;
         st.returning
             .retain(|t| !queued.iter().any(|w| w.thread == *t));
         if state.returning.is_empty() {
-            return;
+            return true;
         }
         let sync = Duration::from_nanos(self.write.sync_nanos.load(Ordering::Relaxed));
         let window = (sync / 2).min(MAX_GATHER);
         if window.is_zero() {
             state.returning.clear();
-            return;
+            return true;
         }
         let deadline = Instant::now() + window;
         state.gathering = true;
-        while !state.returning.is_empty() {
+        loop {
+            // Taken over: the group is being written, or (its result set) already was, and
+            // `returning` now belongs to that group.
+            if state.handed_off || me.result.lock().is_some() {
+                return false;
+            }
+            if state.returning.is_empty() {
+                break;
+            }
             if me.cv.wait_until(state, deadline).timed_out() {
+                if state.handed_off || me.result.lock().is_some() {
+                    return false;
+                }
                 state.skip_gather = !state.returning.is_empty();
                 break;
             }
         }
         state.gathering = false;
         state.returning.clear();
+        true
     }
 
     /// The leader's work for one group: WAL append (and sync), memtable inserts, publish.
@@ -671,20 +740,86 @@ pub(crate) fn insert_batch(
 mod tests {
     use std::sync::atomic::Ordering;
 
-    use crate::db::Db;
-    use crate::options::{ColumnFamilyOptions, DbOptions, ReadOptions, WriteOptions};
+    use crate::options::{ReadOptions, WriteOptions};
+
+    /// Synced writers, whose groups are gathered and taken over (see "Gathering"), beside
+    /// writers whose writes cannot join those groups (no WAL) and memtable switches (exclusive
+    /// writers): every write lands once, and the queue ends empty with no take-over left
+    /// pending.
+    #[test]
+    fn synced_writers_beside_unlogged_writers_and_flushes_all_land() {
+        let (_dir, _, db) = crate::db::test_support::fresh_db();
+        let per_thread = 400usize;
+        let synced = WriteOptions {
+            sync: true,
+            ..Default::default()
+        };
+        let unlogged = WriteOptions {
+            disable_wal: true,
+            ..Default::default()
+        };
+        std::thread::scope(|s| {
+            for t in 0..5usize {
+                let db = &db;
+                // Thread 4 alternates synced and unlogged writes: its return can complete a
+                // gather with a write that cannot join the gathered group.
+                let (synced, unlogged) = (synced.clone(), unlogged.clone());
+                s.spawn(move || {
+                    let cf = db.default_cf();
+                    for i in 0..per_thread {
+                        let wo = if t == 4 && i % 2 == 1 {
+                            &unlogged
+                        } else {
+                            &synced
+                        };
+                        let k = format!("t{t}-{i:05}");
+                        db.put(wo, &cf, k.as_bytes(), k.as_bytes()).expect("put");
+                        // A short pause before the next write, so that a leader is often
+                        // queued before this writer is back and gathers it.
+                        let back = std::time::Instant::now();
+                        while back.elapsed() < std::time::Duration::from_micros(20) {
+                            std::hint::spin_loop();
+                        }
+                    }
+                });
+            }
+            let db = &db;
+            s.spawn(move || {
+                for _ in 0..10 {
+                    db.flush(&db.default_cf(), false).expect("flush");
+                    std::thread::sleep(std::time::Duration::from_millis(2));
+                }
+            });
+        });
+        {
+            let state = db.inner.write.state.lock();
+            assert!(state.writers.is_empty(), "writers left queued");
+            assert!(
+                !state.handed_off && !state.gathering,
+                "a take-over left pending"
+            );
+        }
+        let cf = db.default_cf();
+        for t in 0..5usize {
+            for i in 0..per_thread {
+                let k = format!("t{t}-{i:05}");
+                let got = db.get(&ReadOptions::default(), &cf, k.as_bytes());
+                assert_eq!(got.expect("get").as_deref(), Some(k.as_bytes()), "{k}");
+            }
+        }
+        assert_eq!(
+            db.inner.last_sequence.load(Ordering::Acquire),
+            5 * per_thread as u64,
+            "every write took exactly one sequence number"
+        );
+        db.close().expect("close");
+    }
 
     /// Unsynced writers from more threads than polling places: every write lands, and every
     /// polling place is given back (a leaked one would stop all polling for good).
     #[test]
     fn concurrent_unsynced_writers_all_land_and_give_their_polling_places_back() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let path = dir.path().join("db").to_string_lossy().into_owned();
-        let opts = DbOptions {
-            create_if_missing: true,
-            ..Default::default()
-        };
-        let db = Db::open(&opts, ColumnFamilyOptions::default(), &path).expect("open");
+        let (_dir, _, db) = crate::db::test_support::fresh_db();
         let (threads, per_thread) = (6usize, 3000usize);
         std::thread::scope(|s| {
             for t in 0..threads {
