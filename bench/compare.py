@@ -9,7 +9,16 @@ on these machines the run that goes first in a pair was measured 5-10% slower, w
 engine it was, so a fixed order would favour one engine. Each figure is the median over the repeats;
 a ratio is solistore's median over RocksDB's median, oriented so that > 1 means solistore is
 better (throughput: solistore / RocksDB; RSS and write amplification: solistore / RocksDB
-too, where <= 1 is the target). The "pair range" column is the smallest and largest ratio
+too, where <= 1 is the target).
+
+Time-bounded workloads (`TIME_BOUNDED`: they run for `duration` seconds) do the same work in
+both runs of a pair: the engine that goes second runs with `max_ops` set to the ops the first
+one did (and a duration cap far away), so a pair compares the two engines over the same
+writes. Run for the same time, the faster engine wrote more, which left its memtables fuller
+and its compaction further along when the run ended, and its write amplification and peak RSS
+said nothing about the engine (measured, Kommander's wal_append with 4 writers: device
+write-amp 1.16 against 1.02 over 2 s, 1.02 against 1.02 over the same 200,000 entries). The
+throughput of either run is still its ops over its own time. The "pair range" column is the smallest and largest ratio
 of the individual runs (run i of solistore against run i of RocksDB), to show the noise.
 
   compare.py --profile full|quick|smoke --solistore LIB --rocksdb LIB [--name NAME]
@@ -86,6 +95,11 @@ PROFILES = {
     },
 }
 
+# Workloads that run for `duration` seconds; the second engine of a pair does the first's ops.
+TIME_BOUNDED = {"wal_append", "wal_commit", "wal_batch64", "wal_mixed", "kahuna_batch", "fillsync"}
+# The duration cap of an equal-work run, in multiples of the profile's duration.
+EQUAL_WORK_CAP = 20
+
 # Throughput targets of issue 7 (solistore / RocksDB); every other workload: 1.0.
 TARGET_2X = {"fillrandom", "overwrite", "readrandom", "readmissing", "multireadrandom"}
 SYNC_BOUND = 1.25  # synced writes: commits/s within 1.25x of disk syncs/s x group size
@@ -150,6 +164,25 @@ def run_group(engine, label, db, flags, specs, jsonl, extra):
     sys.stdout.write(p.stdout)
     sys.stdout.flush()
     return p.returncode, time.time() - t0
+
+
+def equal_work_specs(specs, first_ops, flags):
+    """The specs for the second run of a pair: each time-bounded spec the first run did ops of
+    (`first_ops`: spec -> ops; empty for a first run) gets `@max_ops=<those ops>@duration=<a
+    far cap>`. Returns them and a map from each changed spec back to the original."""
+    duration = 3.0
+    for f in flags:
+        if f.startswith("--duration="):
+            duration = float(f.split("=", 1)[1])
+    out, original = [], {}
+    for spec in specs:
+        ops = first_ops.get(spec)
+        if ops:
+            changed = f"{spec}@max_ops={ops}@duration={duration * EQUAL_WORK_CAP:g}"
+            original[changed] = spec
+            spec = changed
+        out.append(spec)
+    return out, original
 
 
 def remove_dbs(root):
@@ -421,17 +454,28 @@ def main():
         order += [(gname, s) for s in specs]
         for rep in range(repeats):
             # Even repeats: solistore first; odd repeats: RocksDB first (see the module docs).
+            first_ops = None  # spec -> ops of the pair's first run, once it has run
             for label, lib in (engines if rep % 2 == 0 else engines[::-1]):
                 la = loadavg()
                 print(f"== {gname} [{label}, run {rep + 1}/{repeats}] load {la}", file=sys.stderr, flush=True)
                 before = os.path.getsize(raw) if os.path.exists(raw) else 0
-                rc, secs = run_group(lib, label, a.db, prof["flags"] + gflags, specs, raw, extra)
+                flags = prof["flags"] + gflags
+                run_specs, original = equal_work_specs(specs, first_ops or {}, flags + extra)
+                ran = {}
+                rc, secs = run_group(lib, label, a.db, flags, run_specs, raw, extra)
                 with open(raw) if os.path.exists(raw) else open(os.devnull) as f:
                     f.seek(before)
                     for line in f:
                         rec = json.loads(line)
                         rec.update({"group": gname, "repeat": rep, "loadavg_before": la})
+                        if rec["spec"] in original:
+                            rec["equal_work_spec"] = rec["spec"]
+                            rec["spec"] = original[rec["spec"]]
+                        elif rec["workload"] in TIME_BOUNDED and first_ops is None:
+                            ran[rec["spec"]] = rec["ops"]
                         records.append(rec)
+                if first_ops is None:
+                    first_ops = ran
                 if rc != 0:
                     failures.append(f"{gname} on {label} (run {rep + 1}): exit {rc}")
     meta["load_end"] = loadavg()

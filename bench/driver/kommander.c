@@ -44,6 +44,7 @@ struct wal {
     rocksdb_readoptions_t *ro;
     struct values v;
     int writers;
+    atomic_int writers_done; /* writers that used up their op budget (max_ops) */
     unsigned long checkpoints, compacted;
     atomic_ulong entries_read;
 };
@@ -192,9 +193,17 @@ static int op_reader(struct worker *w) {
     return 1;
 }
 
+/* With an op budget (max_ops: the same work for both engines, see compare.py), the readers
+ * stop once every writer has used its budget up, so that the run ends with the writes. */
 static int op_any(struct worker *w) {
     struct wal *s = w->shared;
-    return w->id < s->writers ? op_writer(w) : op_reader(w);
+    if (w->id < s->writers) {
+        int n = op_writer(w);
+        if (n > 0 && w->budget && w->ops + (uint64_t)n >= w->budget) atomic_fetch_add(&s->writers_done, 1);
+        return n;
+    }
+    if (atomic_load(&s->writers_done) >= s->writers) return 0;
+    return op_reader(w);
 }
 
 static void wal_run(const struct config *c, struct report *r, const char *dir, enum shape shape) {
