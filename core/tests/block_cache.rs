@@ -230,7 +230,8 @@ fn strict_full_cache_reads_correctly() {
                 .insert(
                     solistore::cache::CacheKey::new(id, 0, i),
                     Arc::new(()),
-                    1024,
+                    // 1 KiB each with the cache's bookkeeping: the four fill it.
+                    1024 - cache.metadata_charge(),
                     solistore::cache::Priority::High,
                 )
                 .expect("fits")

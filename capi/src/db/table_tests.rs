@@ -821,8 +821,10 @@ fn caches_and_write_buffer_managers_are_the_engine_objects() {
         let h = lru
             .insert(key, value, 100, engine::cache::Priority::Low)
             .expect("fits");
-        assert_eq!(rocksdb_cache_get_usage(cache), 100);
-        assert_eq!(rocksdb_cache_get_pinned_usage(cache), 100);
+        // The charge plus the cache's bookkeeping (RocksDB's default metadata charge).
+        let charged = 100 + lru.metadata_charge();
+        assert_eq!(rocksdb_cache_get_usage(cache), charged);
+        assert_eq!(rocksdb_cache_get_pinned_usage(cache), charged);
         assert_eq!(rocksdb_cache_get_occupancy_count(cache), 1);
         drop(h);
         assert_eq!(rocksdb_cache_get_pinned_usage(cache), 0);
@@ -845,7 +847,11 @@ fn caches_and_write_buffer_managers_are_the_engine_objects() {
             rocksdb_write_buffer_manager_dummy_entries_in_cache_usage(wbm),
             256 * 1024
         );
-        assert_eq!(lru.usage(), 256 * 1024, "charged to the shared cache");
+        assert_eq!(
+            lru.usage(),
+            256 * 1024 + lru.metadata_charge(),
+            "charged to the shared cache"
+        );
         rocksdb_write_buffer_manager_set_buffer_size(wbm, 0);
         assert!(!rocksdb_write_buffer_manager_enabled(wbm));
         let o = rocksdb_options_create();

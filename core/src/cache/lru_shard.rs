@@ -67,6 +67,11 @@ impl Shard {
 /// Slot index of the LRU list's sentinel.
 const HEAD: u32 = 0;
 
+/// The bookkeeping of one entry: its slab node and two table buckets (the table is kept at
+/// most half full). The cache adds it to each entry's charge (see "Metadata charge" in
+/// `lru.rs`).
+pub(super) const ENTRY_METADATA: usize = std::mem::size_of::<Node>() + 2 * EntryTable::BUCKET_BYTES;
+
 struct Node {
     key: CacheKey,
     /// `Some` while the slot is in use.

@@ -15,9 +15,23 @@ fn val(n: u64) -> CacheValue {
     Arc::new(n)
 }
 
+/// `LruCache::new` without the metadata charge, so that usage is exactly the charges the
+/// test passes.
+fn uncharged(capacity: usize, bits: i32, strict: bool, high_ratio: f64) -> LruCache {
+    LruCache::from_options(&LruCacheOptions {
+        capacity,
+        num_shard_bits: bits,
+        strict_capacity_limit: strict,
+        high_pri_pool_ratio: high_ratio,
+        metadata_charge_policy: MetadataChargePolicy::DontCharge,
+        ..LruCacheOptions::default()
+    })
+    .expect("valid options")
+}
+
 /// One shard, no priority pools: plain LRU.
 fn plain(capacity: usize) -> LruCache {
-    LruCache::new(capacity, 0, false, 0.0)
+    uncharged(capacity, 0, false, 0.0)
 }
 
 fn present(cache: &LruCache, keys: &[u64]) -> Vec<u64> {
@@ -95,7 +109,7 @@ fn non_strict_cache_goes_over_capacity_then_shrinks_on_release() {
 
 #[test]
 fn strict_cache_refuses_what_cannot_fit() {
-    let cache = LruCache::new(30, 0, true, 0.0);
+    let cache = uncharged(30, 0, true, 0.0);
     let handles: Vec<Handle> = (1..=3)
         .map(|k| {
             cache
@@ -228,7 +242,7 @@ fn release_and_erase_removes_the_last_pin() {
 
 #[test]
 fn erase_unpinned_keeps_pinned_entries() {
-    let cache = LruCache::new(1 << 20, 2, false, 0.5);
+    let cache = uncharged(1 << 20, 2, false, 0.5);
     let pinned = cache
         .insert(key(0), val(0), 10, Priority::Low)
         .expect("fits");
@@ -244,7 +258,7 @@ fn erase_unpinned_keeps_pinned_entries() {
 #[test]
 fn high_priority_and_hit_entries_outlive_low_priority_ones() {
     // High pool gets half of 40 bytes.
-    let cache = LruCache::new(40, 0, false, 0.5);
+    let cache = uncharged(40, 0, false, 0.5);
     cache.insert_detached(key(1), val(1), 10, Priority::High);
     for k in 2..=4 {
         cache.insert_detached(key(k), val(k), 10, Priority::Low);
@@ -273,6 +287,45 @@ fn high_priority_and_hit_entries_outlive_low_priority_ones() {
     assert_eq!(order(&cache), vec![key(9), key(10), key(5), key(7)]);
 }
 
+/// RocksDB's default metadata charge policy: each entry also costs the cache's bookkeeping
+/// for it, so usage, eviction and the capacity count it, while a handle reports the charge
+/// its caller passed.
+#[test]
+fn entries_are_charged_their_bookkeeping_by_default() {
+    let meta = LruCache::with_capacity(1 << 20).metadata_charge();
+    assert!(
+        meta >= std::mem::size_of::<CacheKey>() + std::mem::size_of::<CacheValue>(),
+        "{meta} bytes cannot hold a key and a value reference"
+    );
+    // Room for two entries of 100 bytes with the metadata, three without it (`meta` >= 25).
+    let capacity = 2 * (100 + meta) + 50;
+    let cache = LruCache::new(capacity, 0, false, 0.0);
+    assert_eq!(cache.metadata_charge(), meta);
+    let h = cache
+        .insert(key(1), val(1), 100, Priority::Low)
+        .expect("fits");
+    assert_eq!(h.charge(), 100);
+    assert_eq!(cache.usage(), 100 + meta);
+    assert_eq!(cache.pinned_usage(), 100 + meta);
+    drop(h);
+    assert!(cache.insert_detached(key(2), val(2), 100, Priority::Low));
+    assert!(cache.insert_detached(key(3), val(3), 100, Priority::Low));
+    assert_eq!(
+        present(&cache, &[1, 2, 3]),
+        vec![2, 3],
+        "the third evicted the first"
+    );
+    assert_eq!(cache.usage(), 2 * (100 + meta));
+    assert_eq!(cache.lookup(&key(3)).expect("cached").charge(), 100);
+    // Off, the same capacity holds all three.
+    let plain = uncharged(capacity, 0, false, 0.0);
+    for k in 1..=3 {
+        assert!(plain.insert_detached(key(k), val(k), 100, Priority::Low));
+    }
+    assert_eq!(present(&plain, &[1, 2, 3]), vec![1, 2, 3]);
+    assert_eq!(plain.usage(), 300);
+}
+
 #[test]
 fn bottom_priority_entries_go_first() {
     let cache = LruCache::from_options(&LruCacheOptions {
@@ -281,6 +334,7 @@ fn bottom_priority_entries_go_first() {
         strict_capacity_limit: false,
         high_pri_pool_ratio: 0.0,
         low_pri_pool_ratio: 0.5,
+        metadata_charge_policy: MetadataChargePolicy::DontCharge,
     })
     .expect("valid options");
     cache.insert_detached(key(1), val(1), 10, Priority::Low);
@@ -377,13 +431,13 @@ fn shard_bits_follow_rocksdb() {
     .is_err());
     assert_eq!(LruCache::new(100, 0, false, 7.0).high_pri_pool_ratio(), 1.0);
     // Per-shard capacity rounds up; the configured total is reported as is.
-    let cache = LruCache::new(10, 2, true, 0.0);
+    let cache = uncharged(10, 2, true, 0.0);
     assert_eq!(cache.capacity(), 10);
 }
 
 #[test]
 fn keys_spread_evenly_over_shards() {
-    let cache = LruCache::new(1 << 30, 6, false, 0.5);
+    let cache = uncharged(1 << 30, 6, false, 0.5);
     let per_file = 1024u64;
     for file in 0..64u64 {
         for block in 0..per_file {
@@ -421,7 +475,7 @@ fn new_id_is_unique_and_keys_encode_little_endian() {
 
 #[test]
 fn stats_count_hits_and_misses() {
-    let cache = LruCache::new(1000, 2, false, 0.5);
+    let cache = uncharged(1000, 2, false, 0.5);
     cache.insert_detached(key(1), val(1), 1, Priority::Low);
     assert!(cache.lookup(&key(1)).is_some());
     assert!(cache.lookup(&key(1)).is_some());
@@ -447,7 +501,7 @@ fn concurrent_strict_use_keeps_accounting_exact() {
     const THREADS: u64 = 4;
     const OPS: u64 = 20_000;
     // 16 shards of 4 KiB each.
-    let cache = Arc::new(LruCache::new(64 << 10, 4, true, 0.5));
+    let cache = Arc::new(uncharged(64 << 10, 4, true, 0.5));
     let done = Arc::new(AtomicBool::new(false));
     let monitor = {
         let (cache, done) = (Arc::clone(&cache), Arc::clone(&done));
@@ -713,7 +767,7 @@ proptest::proptest! {
         strict in proptest::bool::ANY,
         ops in proptest::collection::vec(op_strategy(), 1..120),
     ) {
-        let cache = LruCache::new(capacity, 0, strict, 0.0);
+        let cache = uncharged(capacity, 0, strict, 0.0);
         let mut m = model::Model { capacity, strict, ..model::Model::default() };
         let mut held: Vec<(Handle, u64)> = Vec::new();
         let mut next_id = 0u64;
@@ -802,6 +856,7 @@ proptest::proptest! {
             strict_capacity_limit: false,
             high_pri_pool_ratio: high,
             low_pri_pool_ratio: (1.0 - high) * low_share,
+            metadata_charge_policy: MetadataChargePolicy::DontCharge,
         })
         .expect("ratios sum to at most 1");
         let mut held: Vec<Handle> = Vec::new();
@@ -872,7 +927,7 @@ fn bench_lookup_hit() {
 
 fn bench_lookup_hit_with(keys: u64) {
     const ROUNDS: u64 = 2_000_000;
-    let cache = Arc::new(LruCache::new(64 << 20, -1, false, 0.5));
+    let cache = Arc::new(uncharged(64 << 20, -1, false, 0.5));
     for k in 0..keys {
         cache.insert_detached(CacheKey::new(1, 1, k * 4096), val(k), 4096, Priority::Low);
     }

@@ -14,5 +14,7 @@ mod lru_shard;
 mod lru_table;
 pub mod write_buffer_manager;
 
-pub use lru::{CacheKey, CacheStats, Handle, LruCache, Priority};
+pub use lru::{
+    CacheKey, CacheStats, Handle, LruCache, LruCacheOptions, MetadataChargePolicy, Priority,
+};
 pub use write_buffer_manager::WriteBufferManager;

@@ -43,7 +43,7 @@ use super::filter_api::FilterBlockReader;
 use crate::cache::{CacheKey, Handle, LruCache, Priority};
 
 /// Bytes charged per entry on top of the decoded contents: the value's header and the `Arc`
-/// counters (the cache's own bookkeeping is not charged, as in `lru.rs`).
+/// counters (the cache adds its own bookkeeping, see "Metadata charge" in `cache/lru.rs`).
 pub const ENTRY_OVERHEAD: usize = std::mem::size_of::<Block>() + 2 * std::mem::size_of::<usize>();
 
 /// The kinds of block a table puts in the cache (RocksDB's `BlockType` subset).

@@ -123,9 +123,9 @@ fn second_scan_hits_every_data_block() {
     assert_eq!(cache.stats().hits, blocks);
     assert_eq!(second.hit, second.data_hit);
     assert_eq!(
-        second.bytes_write as usize,
+        second.bytes_write as usize + blocks as usize * cache.metadata_charge(),
         cache.usage(),
-        "usage is exactly the charges inserted"
+        "usage is exactly the charges inserted, each with the cache's bookkeeping"
     );
 
     // Backward scans and point reads are served from the cache too.
@@ -195,7 +195,7 @@ fn strict_full_cache_reads_uncached() {
     let (bytes, entries) = table_bytes(200);
     let bytes = Arc::new(bytes);
     let cache = Arc::new(LruCache::new(8192, 0, true, 0.5));
-    // Fill the cache with pinned entries of another user.
+    // Fill the cache with pinned entries of another user (1 KiB each with the bookkeeping).
     let other = cache.new_id();
     let pins: Vec<_> = (0..8)
         .map(|i| {
@@ -203,7 +203,7 @@ fn strict_full_cache_reads_uncached() {
                 .insert(
                     CacheKey::new(other, 1, i),
                     Arc::new(()),
-                    1024,
+                    1024 - cache.metadata_charge(),
                     Priority::Low,
                 )
                 .expect("fits")
@@ -254,6 +254,8 @@ fn index_and_filter_blocks_are_charged_and_pinned() {
     let filter = t.filter_block().map_or(0, <[u8]>::len);
     assert!(filter > 0, "table has a filter");
     assert!(meta > filter, "index and filter: {meta}");
+    // The two entries, each with the cache's bookkeeping.
+    let meta = meta + 2 * cache.metadata_charge();
     assert_eq!(cache.pinned_usage(), meta);
     assert_eq!(cache.usage(), meta);
     let c = tickers.snapshot();
