@@ -15,19 +15,7 @@ fn val(n: u64) -> CacheValue {
     Arc::new(n)
 }
 
-/// `LruCache::new` without the metadata charge, so that usage is exactly the charges the
-/// test passes.
-fn uncharged(capacity: usize, bits: i32, strict: bool, high_ratio: f64) -> LruCache {
-    LruCache::from_options(&LruCacheOptions {
-        capacity,
-        num_shard_bits: bits,
-        strict_capacity_limit: strict,
-        high_pri_pool_ratio: high_ratio,
-        metadata_charge_policy: MetadataChargePolicy::DontCharge,
-        ..LruCacheOptions::default()
-    })
-    .expect("valid options")
-}
+use crate::cache::uncharged;
 
 /// One shard, no priority pools: plain LRU.
 fn plain(capacity: usize) -> LruCache {

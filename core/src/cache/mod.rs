@@ -18,3 +18,18 @@ pub use lru::{
     CacheKey, CacheStats, Handle, LruCache, LruCacheOptions, MetadataChargePolicy, Priority,
 };
 pub use write_buffer_manager::WriteBufferManager;
+
+/// `LruCache::new` without the metadata charge, for tests whose usage must be exactly the
+/// charges they pass.
+#[cfg(test)]
+pub(crate) fn uncharged(capacity: usize, bits: i32, strict: bool, high_ratio: f64) -> LruCache {
+    LruCache::from_options(&LruCacheOptions {
+        capacity,
+        num_shard_bits: bits,
+        strict_capacity_limit: strict,
+        high_pri_pool_ratio: high_ratio,
+        metadata_charge_policy: MetadataChargePolicy::DontCharge,
+        ..LruCacheOptions::default()
+    })
+    .expect("valid options")
+}

@@ -11,16 +11,7 @@ const D: usize = DUMMY_ENTRY_SIZE;
 
 /// A cache without the metadata charge: usage is exactly the dummy entries' sizes.
 fn cache(capacity: usize, strict: bool) -> Arc<LruCache> {
-    Arc::new(
-        LruCache::from_options(&crate::cache::LruCacheOptions {
-            capacity,
-            num_shard_bits: 0,
-            strict_capacity_limit: strict,
-            metadata_charge_policy: crate::cache::MetadataChargePolicy::DontCharge,
-            ..Default::default()
-        })
-        .expect("valid options"),
-    )
+    Arc::new(crate::cache::uncharged(capacity, 0, strict, 0.5))
 }
 
 #[test]

@@ -234,13 +234,7 @@ mod tests {
     #[test]
     fn a_flushed_checkpoint_links_options_copies_no_wal_and_gets_its_own_identity() {
         use std::os::unix::fs::MetadataExt;
-        let dir = tempfile::tempdir().expect("tempdir");
-        let src = dir.path().join("src").to_string_lossy().into_owned();
-        let opts = DbOptions {
-            create_if_missing: true,
-            ..Default::default()
-        };
-        let db = Db::open(&opts, ColumnFamilyOptions::default(), &src).expect("open");
+        let (dir, src, db) = crate::db::test_support::fresh_db();
         db.put(&WriteOptions::default(), &db.default_cf(), b"k", b"v")
             .expect("put");
         let cp = dir.path().join("cp");
@@ -260,7 +254,7 @@ mod tests {
                 "a WAL holding no write was copied: {n}"
             );
             if n.starts_with("OPTIONS-") {
-                let orig = std::fs::metadata(dir.path().join("src").join(n)).expect("stat");
+                let orig = std::fs::metadata(std::path::Path::new(&src).join(n)).expect("stat");
                 assert_eq!(meta.ino(), orig.ino(), "OPTIONS is hard-linked");
             }
         }

@@ -459,6 +459,7 @@ impl DbInner {
         }
         let deadline = Instant::now() + window;
         state.gathering = true;
+        let mut timed_out = false;
         loop {
             // Taken over: the group is being written, or (its result set) already was, and
             // `returning` now belongs to that group.
@@ -468,13 +469,11 @@ impl DbInner {
             if state.returning.is_empty() {
                 break;
             }
-            if me.cv.wait_until(state, deadline).timed_out() {
-                if state.handed_off || me.result.lock().is_some() {
-                    return false;
-                }
-                state.skip_gather = !state.returning.is_empty();
+            if timed_out {
+                state.skip_gather = true;
                 break;
             }
+            timed_out = me.cv.wait_until(state, deadline).timed_out();
         }
         state.gathering = false;
         state.returning.clear();
