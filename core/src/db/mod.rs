@@ -406,6 +406,7 @@ impl Db {
             version,
         ));
         inner.cfs.write().insert(cfd.clone());
+        inner.refresh_wal_writeback(&vs);
         Ok(ColumnFamilyHandle { cfd })
     }
 
@@ -434,6 +435,7 @@ impl Db {
             .map_err(|e| inner.set_bg_error(e, error_handler::Reason::ManifestWrite))?;
         cf.cfd.mark_dropped();
         inner.cfs.write().remove(cf.cfd.id);
+        inner.refresh_wal_writeback(&vs);
         Ok(())
     }
 

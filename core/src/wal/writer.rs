@@ -149,6 +149,11 @@ impl LogWriter {
         self.writeback_every = bytes;
     }
 
+    /// The writeback interval [`Self::set_writeback_every`] set (0: never).
+    pub fn writeback_every(&self) -> u64 {
+        self.writeback_every
+    }
+
     /// Once this log has been synced, has each append write into zeros the file wrote
     /// ahead of it ([`WritableFile::prepare_ahead`]): the log's later syncs then write
     /// only data, not the file's growing size. Only for a log whose recovery treats damage
