@@ -30,18 +30,25 @@
 //! 2 MiB pages, the driver's fillrandom (1M keys, 4 runs, median) went from 130k to 136k
 //! puts/s and from 8.7 to 8.2 µs of CPU per put. A mapped block is backed 2 MiB at a time as
 //! the writer reaches it, so a memtable's resident memory can exceed its used words by up to
-//! 2 MiB. A value stream's ramp ends at 512 KiB heap blocks (`MAX_VALUE_BLOCK_WORDS`; the
-//! slow doublings take them to 2 MiB, mapped, only past 1.5 GiB of values): with huge pages
-//! for values too, fillrandom's and overwrite's peak RSS rose 5 and 11 MB over RocksDB's
-//! (full-7), for reads that touch a value once.
+//! 2 MiB. A value stream's ramp ends at 512 KiB blocks without huge pages
+//! (`MAX_VALUE_BLOCK_WORDS`; the slow doublings take them to 2 MiB, advised, only past
+//! 1.5 GiB of values): with huge pages for values too, fillrandom's and overwrite's peak RSS
+//! rose 5 and 11 MB over RocksDB's (full-7), for reads that touch a value once.
+//!
+//! Blocks of 64 KiB and more that are not whole huge pages are plain mappings of their own
+//! (`util::huge_pages`), not heap buffers: their pages become resident as the writer reaches
+//! them, and a dropped memtable gives them back to the kernel at once. From the heap, the
+//! allocator kept freed blocks for reuse (its threshold for mapping an allocation rises to
+//! the largest one freed), and Kahuna's large load peaked 13 MB higher.
 //!
 //! The unused tail of a block (a node that did not fit) is the only waste; the writer counts
 //! it (`ArenaWriter::take_wasted`), so that the memtable's reported usage includes it.
 //!
 //! Blocks live in a two-level directory of `OnceLock`s (a block is created once, by the
 //! writer, before any reference into it is published), so reading a word costs two
-//! `OnceLock` loads and one bounds-checked index. Heap blocks are zero-filled when allocated;
-//! mapped ones are zeroed by the kernel page by page as the writer first touches them.
+//! `OnceLock` loads and one bounds-checked index. Heap blocks (below 64 KiB) are zero-filled
+//! when allocated; mapped ones are zeroed by the kernel page by page as the writer first
+//! touches them.
 //!
 //! The alternative, a `Vec` per entry (what the crossbeam skiplist stored before), cost two
 //! heap allocations per insert, a pointer chase per key comparison and about 70 bytes of
@@ -65,8 +72,8 @@ const BLOCKS_PER_DOUBLING: u32 = 1024;
 /// ...this many times at most (8 MiB blocks).
 const MAX_DOUBLINGS: u32 = 2;
 /// A stream of values ([`ArenaWriter::for_values`]) ramps up to this size only (512 KiB;
-/// the slow doublings still apply), from the heap: values are read once per hit, so huge pages buy them little, and a huge
-/// page is resident whole as soon as it is touched.
+/// the slow doublings still apply), without huge pages: values are read once per hit, so
+/// huge pages buy them little, and a huge page is resident whole as soon as it is touched.
 const MAX_VALUE_BLOCK_WORDS: usize = 1 << 16;
 /// A node of more words than this (128 KiB) gets a block of its own.
 const LARGE_NODE_WORDS: usize = 1 << 14;
@@ -117,7 +124,7 @@ pub(super) struct ArenaWriter {
     standard_blocks: u32,
     /// Words left unused at the ends of abandoned blocks, not yet reported.
     wasted: usize,
-    /// A value stream: smaller blocks, on the heap until past 1.5 GiB of values
+    /// A value stream: smaller blocks, without huge pages until past 1.5 GiB of values
     /// (`MAX_VALUE_BLOCK_WORDS`).
     values: bool,
 }

@@ -16,9 +16,12 @@
 //! anonymous mapping, trimmed to a 2 MiB boundary and advised. Where the kernel has no THP
 //! the advice fails harmlessly and the buffer is an ordinary mapping.
 //!
-//! Buffers smaller than a huge page, or whose mapping fails, come from the heap instead, so
-//! `ZeroedWords::new` never fails for lack of a mapping. Off Linux the mapping is made but
-//! not advised.
+//! Other buffers of at least [`PLAIN_MAP_MIN_BYTES`] whole pages get a plain mapping of their
+//! own, not advised: resident page by page as they are touched, and returned to the kernel
+//! when dropped, where the allocator keeps a freed heap block for reuse (and maps large
+//! allocations only up to a threshold that rises to the largest one freed). Smaller
+//! buffers, and any whose mapping fails, come from the heap, so `ZeroedWords::new` never
+//! fails for lack of a mapping. Off Linux the mappings are made but not advised.
 //!
 //! The cost: with the kernel's default `defrag` setting (`madvise`), the first touch of an
 //! advised 2 MiB range may compact memory to find a huge page when memory is fragmented, so
@@ -69,12 +72,20 @@ impl std::fmt::Debug for ZeroedWords {
 
 impl ZeroedWords {
     /// `words` zeroed words. A size that is a whole number of huge pages gets its own
-    /// advised mapping (its pages are zeroed by the kernel as they are first touched); any
-    /// other size, or a failed mapping, is a heap buffer zeroed here.
+    /// advised mapping, and another of at least [`PLAIN_MAP_MIN_BYTES`] whole pages its own
+    /// plain one (their pages are zeroed by the kernel as they are first touched); any other
+    /// size, or a failed mapping, is a heap buffer zeroed here.
     pub(crate) fn new(words: usize) -> Self {
         let bytes = words.saturating_mul(8);
         if bytes >= HUGE_PAGE_BYTES && bytes.is_multiple_of(HUGE_PAGE_BYTES) {
             if let Some(ptr) = map_huge(bytes) {
+                return ZeroedWords {
+                    inner: Inner::Mapped { ptr, words },
+                };
+            }
+        }
+        if bytes >= PLAIN_MAP_MIN_BYTES && bytes.is_multiple_of(PAGE_BYTES) {
+            if let Some(ptr) = map_plain(bytes) {
                 return ZeroedWords {
                     inner: Inner::Mapped { ptr, words },
                 };
@@ -85,8 +96,9 @@ impl ZeroedWords {
         }
     }
 
-    /// Whether the buffer is its own (huge-page advised) mapping. Whether the kernel granted
-    /// huge pages for it is its own business (`AnonHugePages` in `/proc/self/smaps`).
+    /// Whether the buffer is a mapping of its own (advised or plain). Whether the kernel
+    /// granted huge pages for an advised one is its own business (`AnonHugePages` in
+    /// `/proc/self/smaps`).
     pub(crate) fn is_mapped(&self) -> bool {
         matches!(self.inner, Inner::Mapped { .. })
     }
@@ -100,7 +112,7 @@ impl std::ops::Deref for ZeroedWords {
         match &self.inner {
             Inner::Heap(b) => b,
             // SAFETY: `ptr` is the start of a live, readable and writable mapping of
-            // `words * 8` bytes, 2 MiB aligned (so aligned for AtomicU64), zero-initialized
+            // `words * 8` bytes, page aligned (so aligned for AtomicU64), zero-initialized
             // by the kernel (a valid AtomicU64 is any bit pattern), owned by `self` and
             // unmapped only in `drop`, after every borrow of `self` has ended. AtomicU64
             // allows mutation through shared references, so aliasing `&` slices is sound.
@@ -127,21 +139,7 @@ impl Drop for ZeroedWords {
 /// and advises huge pages for it; `None` if the kernel refuses the mapping.
 fn map_huge(bytes: usize) -> Option<NonNull<AtomicU64>> {
     let span = bytes.checked_add(HUGE_PAGE_BYTES)?;
-    // SAFETY: a fresh private anonymous mapping at an address of the kernel's choosing; no
-    // existing memory is affected.
-    let base = unsafe {
-        libc::mmap(
-            std::ptr::null_mut(),
-            span,
-            libc::PROT_READ | libc::PROT_WRITE,
-            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
-            -1,
-            0,
-        )
-    };
-    if base == libc::MAP_FAILED {
-        return None;
-    }
+    let base = map_anonymous(span)?;
     let head = (base as usize).next_multiple_of(HUGE_PAGE_BYTES) - base as usize;
     let tail = span - head - bytes;
     let base = base.cast::<u8>();
@@ -165,6 +163,35 @@ fn map_huge(bytes: usize) -> Option<NonNull<AtomicU64>> {
     }
     advise_huge_pages(aligned, bytes);
     NonNull::new(aligned.cast::<AtomicU64>())
+}
+
+/// The base page size this module assumes for plain mappings (x86-64 and aarch64 Linux).
+const PAGE_BYTES: usize = 4096;
+/// Buffers of at least this many bytes (whole pages) that are not whole huge pages get a
+/// plain mapping of their own.
+const PLAIN_MAP_MIN_BYTES: usize = 64 << 10;
+
+/// Maps `bytes` (a multiple of the page size) of anonymous memory; `None` if the kernel
+/// refuses the mapping.
+fn map_plain(bytes: usize) -> Option<NonNull<AtomicU64>> {
+    NonNull::new(map_anonymous(bytes)?.cast::<AtomicU64>())
+}
+
+/// A fresh private anonymous read-write mapping of `bytes`; `None` if the kernel refuses it.
+fn map_anonymous(bytes: usize) -> Option<*mut libc::c_void> {
+    // SAFETY: a fresh private anonymous mapping at an address of the kernel's choosing; no
+    // existing memory is affected.
+    let base = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            bytes,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        )
+    };
+    (base != libc::MAP_FAILED).then_some(base)
 }
 
 /// Asks for transparent huge pages over `[at, at + bytes)`, a mapping of ours.
@@ -218,6 +245,21 @@ mod tests {
             .join()
             .expect("thread");
         assert_eq!(w[7].load(Ordering::Relaxed), 5);
+    }
+
+    #[test]
+    fn whole_pages_from_64_kib_are_a_plain_mapping_and_odd_sizes_the_heap() {
+        let words = (512 << 10) / 8;
+        let w = ZeroedWords::new(words);
+        // Where the mapping is refused (an address-space limit), the heap serves.
+        if w.is_mapped() {
+            assert_eq!(w.as_ptr() as usize % PAGE_BYTES, 0);
+        }
+        assert!(w.iter().all(|x| x.load(Ordering::Relaxed) == 0));
+        w[words - 1].store(9, Ordering::Relaxed);
+        assert_eq!(w[words - 1].load(Ordering::Relaxed), 9);
+        assert!(!ZeroedWords::new(PLAIN_MAP_MIN_BYTES / 8 - 512).is_mapped());
+        assert!(!ZeroedWords::new(PLAIN_MAP_MIN_BYTES / 8 + 1).is_mapped());
     }
 
     #[test]

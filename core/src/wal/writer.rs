@@ -108,6 +108,18 @@ pub struct LogWriter {
 /// (4 KiB a sync) and fillsync from 16 and 64 threads were unchanged.
 const MAX_PREPARED_SYNC_SPAN: u64 = 8 * 1024;
 
+/// An unbuffered writer hands a large record to the file in pieces: each time its buffer
+/// holds this much, before the next fragment. Its buffer then never outgrows
+/// [`MAX_UNBUFFERED_BYTES`] (one more fragment) instead of holding a framed copy of the
+/// whole record: a write group of Kahuna's 1,024-entry batches (2.2 MB) grew it to 4.4 MB at
+/// every write, and the allocator, whose threshold for mapping a large allocation rises to
+/// the largest one freed, then kept such buffers on its heap and held the freed space. A
+/// crash between two pieces leaves the record torn at its end, which recovery reads as it
+/// reads a record torn by the kernel's own writeback.
+const SPILL_BYTES: usize = 3 * BLOCK_SIZE;
+/// The most an unbuffered writer's buffer holds (and keeps between records).
+const MAX_UNBUFFERED_BYTES: usize = SPILL_BYTES + BLOCK_SIZE;
+
 impl LogWriter {
     /// A writer appending to `file`. `log_number` is the file number; `recyclable` selects
     /// 11-byte headers (RocksDB writes those only when recycling log files).
@@ -214,7 +226,12 @@ impl LogWriter {
             HEADER_SIZE
         };
         let total: usize = parts.iter().map(|p| p.len()).sum();
-        self.buf.reserve(total + header_size);
+        let whole = total + header_size;
+        self.buf.reserve(if self.buffered {
+            whole
+        } else {
+            whole.min(MAX_UNBUFFERED_BYTES)
+        });
         let mut src = PartsCursor::new(parts);
         let mut left = total;
         let mut begin = true;
@@ -249,6 +266,9 @@ impl LogWriter {
             if end {
                 break;
             }
+            if !self.buffered && self.buf.len() >= SPILL_BYTES {
+                self.flush()?;
+            }
         }
         if self.buffered {
             Ok(())
@@ -272,7 +292,7 @@ impl LogWriter {
         let res = self.file.append(&self.buf);
         self.since_writeback += self.buf.len() as u64;
         self.buf.clear();
-        if self.buf.capacity() > 4 * BLOCK_SIZE {
+        if self.buf.capacity() > MAX_UNBUFFERED_BYTES {
             // Do not keep a huge record's buffer alive for the writer's lifetime.
             self.buf.shrink_to(BLOCK_SIZE);
         }
@@ -386,11 +406,36 @@ mod tests {
     fn each_record_is_one_append() {
         let file = MemFile::default();
         let mut w = LogWriter::new(Box::new(file.clone()), 1, false);
-        w.add_record(&vec![7u8; 3 * BLOCK_SIZE])
+        w.add_record(&vec![7u8; 2 * BLOCK_SIZE])
             .expect("append to memory");
         w.add_record(b"").expect("append to memory");
         assert_eq!(file.appends(), 2);
         assert_eq!(w.file_size(), file.contents().len() as u64);
+    }
+
+    #[test]
+    fn a_large_record_goes_out_in_pieces_framed_as_in_one() {
+        let payload: Vec<u8> = (0..10 * BLOCK_SIZE + 123).map(|i| (i * 13) as u8).collect();
+        let (pieces, whole) = (MemFile::default(), MemFile::default());
+        let mut w = LogWriter::new(Box::new(pieces.clone()), 4, false);
+        w.add_record(b"small").expect("append to memory");
+        w.add_record(&payload).expect("append to memory");
+        // A buffered writer frames the same bytes in one append at its flush.
+        let mut b = LogWriter::new(Box::new(whole.clone()), 4, false);
+        b.set_buffered(true);
+        b.add_record(b"small").expect("append to memory");
+        b.add_record(&payload).expect("append to memory");
+        b.flush().expect("flush to memory");
+        assert_eq!(pieces.contents(), whole.contents());
+        assert_eq!(whole.appends(), 1);
+        // 11 fragments of about a block each: a piece every 3 of them, the last with the rest.
+        assert_eq!(pieces.appends(), 1 + 4);
+        assert!(
+            w.buf.capacity() <= MAX_UNBUFFERED_BYTES,
+            "{}",
+            w.buf.capacity()
+        );
+        assert_eq!(w.file_size(), pieces.contents().len() as u64);
     }
 
     #[test]
