@@ -179,6 +179,7 @@ impl DbInner {
         let mut log = LogWriter::new(file, number, false);
         log.set_buffered(self.options.manual_wal_flush);
         log.set_writeback_every(self.wal_writeback_bytes(families));
+        log.set_spill(true);
         log.set_prepare_ahead(self.wal_prepares_ahead());
         if self.wal_maps_appends() {
             log.set_map_appends();

@@ -126,7 +126,7 @@ impl std::ops::Deref for ZeroedWords {
 impl Drop for ZeroedWords {
     fn drop(&mut self) {
         if let Inner::Mapped { ptr, words } = self.inner {
-            // SAFETY: the range is exactly the mapping `map_huge` returned for this value,
+            // SAFETY: the range is exactly the mapping `map_huge` or `map_plain` returned for this value,
             // and no reference into it outlives `self`.
             unsafe {
                 libc::munmap(ptr.as_ptr().cast(), words * 8);
@@ -174,7 +174,11 @@ const PLAIN_MAP_MIN_BYTES: usize = 64 << 10;
 /// Maps `bytes` (a multiple of the page size) of anonymous memory; `None` if the kernel
 /// refuses the mapping.
 fn map_plain(bytes: usize) -> Option<NonNull<AtomicU64>> {
-    NonNull::new(map_anonymous(bytes)?.cast::<AtomicU64>())
+    let base = map_anonymous(bytes)?;
+    // Where THP is on for all memory, the kernel could back (merged) plain mappings with
+    // huge pages, resident whole as soon as they are touched.
+    advise_no_huge_pages(base.cast(), bytes);
+    NonNull::new(base.cast::<AtomicU64>())
 }
 
 /// A fresh private anonymous read-write mapping of `bytes`; `None` if the kernel refuses it.
@@ -195,18 +199,31 @@ fn map_anonymous(bytes: usize) -> Option<*mut libc::c_void> {
 }
 
 /// Asks for transparent huge pages over `[at, at + bytes)`, a mapping of ours.
-#[cfg(any(target_os = "linux", target_os = "android"))]
 fn advise_huge_pages(at: *mut u8, bytes: usize) {
-    // SAFETY: the range is a live mapping owned by the caller; advice changes no contents,
-    // and an error (no THP in this kernel) leaves an ordinary mapping.
-    unsafe {
-        libc::madvise(at.cast(), bytes, libc::MADV_HUGEPAGE);
-    }
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    advise(at, bytes, libc::MADV_HUGEPAGE);
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    let _ = (at, bytes);
 }
 
-/// Elsewhere there is no such advice: the mapping stays an ordinary one.
-#[cfg(not(any(target_os = "linux", target_os = "android")))]
-fn advise_huge_pages(_at: *mut u8, _bytes: usize) {}
+/// Asks for base pages only over `[at, at + bytes)`, a mapping of ours.
+fn advise_no_huge_pages(at: *mut u8, bytes: usize) {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    advise(at, bytes, libc::MADV_NOHUGEPAGE);
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    let _ = (at, bytes);
+}
+
+/// `madvise(at, bytes, advice)` over a mapping of ours; elsewhere there is no such advice and
+/// the mapping stays an ordinary one.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn advise(at: *mut u8, bytes: usize, advice: libc::c_int) {
+    // SAFETY: the range is a live mapping owned by the caller; advice changes no contents,
+    // and an error (no THP in this kernel) leaves it as it is.
+    unsafe {
+        libc::madvise(at.cast(), bytes, advice);
+    }
+}
 
 #[cfg(test)]
 mod tests {
