@@ -16,7 +16,7 @@
 //! anonymous mapping, trimmed to a 2 MiB boundary and advised. Where the kernel has no THP
 //! the advice fails harmlessly and the buffer is an ordinary mapping.
 //!
-//! Other buffers of at least [`PLAIN_MAP_MIN_BYTES`] whole pages get a plain mapping of their
+//! Other buffers of at least `PLAIN_MAP_MIN_BYTES` whole pages get a plain mapping of their
 //! own, not advised: resident page by page as they are touched, and returned to the kernel
 //! when dropped, where the allocator keeps a freed heap block for reuse (and maps large
 //! allocations only up to a threshold that rises to the largest one freed). Smaller
@@ -72,7 +72,7 @@ impl std::fmt::Debug for ZeroedWords {
 
 impl ZeroedWords {
     /// `words` zeroed words. A size that is a whole number of huge pages gets its own
-    /// advised mapping, and another of at least [`PLAIN_MAP_MIN_BYTES`] whole pages its own
+    /// advised mapping, and another of at least `PLAIN_MAP_MIN_BYTES` whole pages its own
     /// plain one (their pages are zeroed by the kernel as they are first touched); any other
     /// size, or a failed mapping, is a heap buffer zeroed here.
     pub(crate) fn new(words: usize) -> Self {

@@ -12,7 +12,7 @@
 //!
 //! The bytes of one logical record reach the file in one `append` call, so that a process
 //! kill never leaves part of a record; a failed append leaves at most one torn record. A WAL
-//! writer ([`LogWriter::set_spill`]) hands a record larger than [`SPILL_BYTES`] (1 MiB) over
+//! writer ([`LogWriter::set_spill`]) hands a record larger than `SPILL_BYTES` (1 MiB) over
 //! in pieces of that size instead, as RocksDB's WAL writer does (its file writer's buffer
 //! holds 1 MiB): such a record can tear at a piece boundary in both engines. In buffered mode
 //! (`manual_wal_flush`) the bytes stay in memory until [`LogWriter::flush`].
@@ -123,7 +123,7 @@ const MAX_PREPARED_SYNC_SPAN: u64 = 8 * 1024;
 /// WAL's window: `fs::posix` maps appends of under 512 KiB). Kahuna's large load, 3
 /// alternating runs: 146-149k keys/s and 7.2 µs of CPU per key with whole records,
 /// 162-167k and 6.5 µs in pieces.
-pub(crate) const SPILL_BYTES: usize = 32 * BLOCK_SIZE;
+const SPILL_BYTES: usize = 32 * BLOCK_SIZE;
 /// The most an unbuffered writer's buffer holds (and keeps between records).
 const MAX_UNBUFFERED_BYTES: usize = SPILL_BYTES + BLOCK_SIZE;
 
@@ -157,7 +157,7 @@ impl LogWriter {
         }
     }
 
-    /// Lets an unbuffered writer hand a record larger than [`SPILL_BYTES`] to the file in
+    /// Lets an unbuffered writer hand a record larger than `SPILL_BYTES` to the file in
     /// pieces (WALs; the MANIFEST's writer keeps whole records). A process kill between two
     /// pieces leaves the log ending in a torn record of a write never acknowledged, as
     /// RocksDB's would: point-in-time recovery ends the log there, tolerate-tail and
@@ -250,7 +250,6 @@ impl LogWriter {
         } else {
             whole
         });
-        let mut spilled = false;
         let mut src = PartsCursor::new(parts);
         let mut left = total;
         let mut begin = true;
@@ -287,15 +286,13 @@ impl LogWriter {
             }
             if pieces && self.buf.len() >= SPILL_BYTES {
                 self.hand_over(whole as u64)?;
-                spilled = true;
             }
         }
         if self.buffered {
             Ok(())
-        } else if spilled {
-            self.hand_over(whole as u64)
         } else {
-            self.flush()
+            // A record handed over whole asks for at least its buffer: as `flush` would.
+            self.hand_over(whole as u64)
         }
     }
 
