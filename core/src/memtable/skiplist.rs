@@ -53,6 +53,7 @@ use super::arena::{load, Arena, ArenaWriter, WordRef};
 use crate::error::{Error, Result};
 use crate::key::comparator::bytewise_word;
 use crate::key::Comparator;
+use crate::util::prefetch::prefetch_line;
 
 /// The tallest tower.
 pub(super) const MAX_HEIGHT: usize = 12;
@@ -177,6 +178,14 @@ impl<'a> Node<'a> {
     fn value_ref(self) -> (WordRef, usize) {
         let (klen, vlen) = self.lens();
         (load(self.block, self.at + KEY + klen.div_ceil(8)), vlen)
+    }
+}
+
+/// Starts loading the line of `block[i]` (nothing when out of range).
+#[inline(always)]
+fn prefetch_word(block: &[AtomicU64], i: usize) {
+    if let Some(w) = block.get(i) {
+        prefetch_line(w.as_ptr().cast::<u8>().cast_const());
     }
 }
 
@@ -395,6 +404,29 @@ impl SkipList {
                 return if x == HEAD { 0 } else { x };
             }
             level -= 1;
+        }
+    }
+
+    /// Starts loading node `r` (0: nothing): its level-0 link, lengths, trailer and key,
+    /// what a cursor stepping onto it reads.
+    #[inline]
+    pub(super) fn prefetch_node(&self, r: WordRef) {
+        if r != 0 {
+            let (block, at) = self.arena.locate(r);
+            prefetch_word(block, at);
+            prefetch_word(block, at + KEY + 1);
+        }
+    }
+
+    /// Starts loading node `r`'s value. Reads the node (so call it a step after
+    /// [`Self::prefetch_node`]).
+    #[inline]
+    pub(super) fn prefetch_value(&self, r: WordRef) {
+        let (v, vlen) = self.node(r).value_ref();
+        if vlen > 0 {
+            let (block, start) = self.arena.locate(v);
+            prefetch_word(block, start);
+            prefetch_word(block, start + (vlen - 1) / 8);
         }
     }
 
