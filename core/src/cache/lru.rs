@@ -391,7 +391,7 @@ impl LruCache {
         let pinned_value = Arc::clone(&value);
         let mut garbage = Vec::new();
         let total = charge.saturating_add(self.metadata_charge);
-        let outcome = shard.insert(key, value, total, priority, true, &mut garbage);
+        let outcome = shard.insert(key, value, 0, total, priority, true, &mut garbage);
         drop(garbage);
         match outcome {
             Some(slot) => Ok(Handle {
@@ -416,10 +416,24 @@ impl LruCache {
         charge: usize,
         priority: Priority,
     ) -> bool {
+        self.insert_detached_with_hint(key, value, 0, charge, priority)
+    }
+
+    /// [`Self::insert_detached`] with a prefetch hint: an address inside `value` (or 0) that
+    /// a reader needs right after finding it, which lookups then start loading together with
+    /// the value itself (for a data block, its restart array). Only ever prefetched.
+    pub fn insert_detached_with_hint(
+        &self,
+        key: CacheKey,
+        value: CacheValue,
+        hint: usize,
+        charge: usize,
+        priority: Priority,
+    ) -> bool {
         let shard = self.shard_for(&key);
         let mut garbage = Vec::new();
         let total = charge.saturating_add(self.metadata_charge);
-        let outcome = shard.insert(key, value, total, priority, false, &mut garbage);
+        let outcome = shard.insert(key, value, hint, total, priority, false, &mut garbage);
         drop(garbage);
         outcome.is_some()
     }

@@ -34,17 +34,19 @@ impl Shard {
 
     /// Inserts under the lock (see [`ShardState::insert`]) and republishes the table's
     /// place, which a growth moves.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn insert(
         &self,
         key: CacheKey,
         value: CacheValue,
+        hint: usize,
         charge: usize,
         priority: Priority,
         pin: bool,
         garbage: &mut Vec<CacheValue>,
     ) -> Option<u32> {
         let mut state = self.state.lock();
-        let slot = state.insert(key, value, charge, priority, pin, garbage);
+        let slot = state.insert(key, value, hint, charge, priority, pin, garbage);
         self.publish_table(&state);
         slot
     }
@@ -185,11 +187,14 @@ impl ShardState {
         self.maintain_pool_size();
     }
 
-    /// Returns the new entry's slot if it stayed in the cache (pinned when `pin`).
+    /// Returns the new entry's slot if it stayed in the cache (pinned when `pin`). `hint` is
+    /// what a lookup prefetches (see `lru_table`).
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn insert(
         &mut self,
         key: CacheKey,
         value: CacheValue,
+        hint: usize,
         charge: usize,
         priority: Priority,
         pin: bool,
@@ -225,6 +230,7 @@ impl ShardState {
         let entry = TableEntry {
             slot,
             value: table_value,
+            hint,
         };
         let replaced = self
             .table
@@ -245,11 +251,11 @@ impl ShardState {
     }
 
     pub(super) fn lookup(&mut self, key: &CacheKey) -> Option<(u32, CacheValue, usize)> {
-        let Some(entry) = self.table.get(key.hash64(), holds(&self.nodes, key)) else {
+        let Some((slot, value)) = self.table.get(key.hash64(), holds(&self.nodes, key)) else {
             self.stats.misses += 1;
             return None;
         };
-        let (slot, value) = (entry.slot, std::sync::Arc::clone(&entry.value));
+        let value = std::sync::Arc::clone(value);
         self.stats.hits += 1;
         if self.node(slot).refs == 0 {
             self.lru_remove(slot);
@@ -264,11 +270,11 @@ impl ShardState {
     /// and eviction gives it the move to the hot end that a pin's release would have (see
     /// `lru.rs`). The returned value is the caller's own reference.
     pub(super) fn borrow(&mut self, key: &CacheKey) -> Option<CacheValue> {
-        let Some(entry) = self.table.get(key.hash64(), holds(&self.nodes, key)) else {
+        let Some((slot, value)) = self.table.get(key.hash64(), holds(&self.nodes, key)) else {
             self.stats.misses += 1;
             return None;
         };
-        let (slot, value) = (entry.slot, std::sync::Arc::clone(&entry.value));
+        let value = std::sync::Arc::clone(value);
         self.stats.hits += 1;
         let node = self.node_mut(slot);
         node.has_hit = true;
@@ -528,12 +534,12 @@ impl ShardState {
         assert!(low <= self.low_pri_pool_capacity, "low pool over its share");
         // The table points at cached entries under their own keys' hashes, holds the
         // node's own value, and finds each entry from its home bucket.
-        for (hash, entry) in self.table.iter() {
-            let n = self.node(entry.slot);
-            assert!(n.in_cache && n.key.hash64() == hash);
-            assert!(self.table.get(hash, |s| s == entry.slot).is_some());
+        for (hash, slot, value) in self.table.iter() {
+            let n = self.node(slot);
+            assert!(n.in_cache && u64::from(n.key.hash64() as u32) == hash);
+            assert!(self.table.get(hash, |s| s == slot).is_some());
             let node_value = n.value.as_ref().expect("a cached node holds its value");
-            assert!(std::sync::Arc::ptr_eq(node_value, &entry.value));
+            assert!(std::sync::Arc::ptr_eq(node_value, value));
         }
         // Only entries on the list carry a borrow mark (the pinned ones' release moves them).
         assert!(

@@ -1,28 +1,38 @@
 // SPDX-License-Identifier: Apache-2.0
-//! One LRU shard's hash table: key hash → (slot, value), open addressing with linear
-//! probing. Read path (every block cache lookup) and write path (inserts, evictions); it
+//! One LRU shard's hash table: key hash → (slot, value, prefetch hint), open addressing with
+//! linear probing. Read path (every block cache lookup) and write path (inserts, evictions); it
 //! runs under the shard's mutex like the rest of the shard.
 //!
 //! # Why not `std::collections::HashMap`
 //!
 //! On a cache much larger than the CPU caches, a lookup is a chain of cache misses, and
 //! std's table (hashbrown) starts the chain with two: its control bytes, then the bucket
-//! they point at. Here a bucket is 32 bytes, two to a cache line, and holds the key's full
-//! 64-bit hash, the entry's slot and a reference to its value; a lookup's first load is the
-//! bucket itself, and the key comparison (against the node, which the caller reads anyway)
-//! and the value's reference count are loads the CPU makes at the same time.
+//! they point at. Here a bucket is 32 bytes, two to a cache line, and holds the low 32 bits
+//! of the key's hash, the entry's slot, a reference to its value and the value's prefetch
+//! hint; a lookup's first load is the bucket itself, and the key comparison (against the
+//! node, which the caller reads anyway), the value's reference count and the line the hint
+//! names are loads the CPU makes at the same time.
+//!
+//! The hint is an address the inserter expects the reader of the value to need right after
+//! the lookup, one dependent load past the value's header: for a data block, its restart
+//! array (see `sst::reader`). Asking for it from the bucket takes one cache miss off the
+//! chain of a block lookup (bucket, block header, restart array). It is only ever
+//! prefetched, never read, so a stale or zero hint costs nothing but the prefetch.
 //!
 //! The table does not hold keys: equal hashes are confirmed by the caller's `matches`
-//! (which compares the node's key), so a 64-bit collision costs a comparison, never a wrong
-//! answer. At most half the buckets are used (the table doubles past that), so probe runs
+//! (which compares the node's key), so a collision of the stored bits costs a comparison,
+//! never a wrong answer. The home bucket is the hash's low bits too, so a table has at most
+//! 2^32 buckets. At most half the buckets are used (the table doubles past that), so probe runs
 //! are short; a removal shifts the run after it back (no tombstones).
 
 use super::lru::CacheValue;
+use crate::util::prefetch::prefetch_line;
 
 /// Buckets of a new table (RocksDB's `LRUHandleTable` starts with 16 as well).
 const MIN_BUCKETS: usize = 16;
 
-/// What the table maps a key to: the entry's slot, and a second reference to its value.
+/// What the table maps a key to: the entry's slot, a second reference to its value, and
+/// the value's prefetch hint.
 ///
 /// The copy of the value is there for `lookup`: the value's reference count (in the block
 /// it points at, which the caller reads next) can be loaded at the same time as the node
@@ -31,16 +41,50 @@ const MIN_BUCKETS: usize = 16;
 pub(super) struct TableEntry {
     pub(super) slot: u32,
     pub(super) value: CacheValue,
+    /// An address to prefetch when a lookup finds the entry (0: none).
+    pub(super) hint: usize,
 }
 
 /// Aligned to its size, so that no bucket straddles two cache lines (the allocator only
-/// promises 16 bytes).
+/// promises 16 bytes). A [`TableEntry`] spread out, so that the four fields fit 32 bytes.
 #[derive(Default)]
 #[repr(align(32))]
 struct Bucket {
-    hash: u64,
+    /// The hash's low 32 bits.
+    tag: u32,
+    slot: u32,
     /// `None` when the bucket is free.
-    entry: Option<TableEntry>,
+    value: Option<CacheValue>,
+    hint: usize,
+}
+
+impl Bucket {
+    fn from_entry(tag: u32, entry: TableEntry) -> Bucket {
+        Bucket {
+            tag,
+            slot: entry.slot,
+            value: Some(entry.value),
+            hint: entry.hint,
+        }
+    }
+
+    fn take(&mut self) -> Option<TableEntry> {
+        let value = self.value.take()?;
+        Some(TableEntry {
+            slot: self.slot,
+            value,
+            hint: self.hint,
+        })
+    }
+
+    fn home(&self, mask: usize) -> usize {
+        self.tag as usize & mask
+    }
+}
+
+/// The part of a hash a bucket keeps.
+fn tag(hash: u64) -> u32 {
+    hash as u32
 }
 
 pub(super) struct EntryTable {
@@ -79,8 +123,8 @@ impl EntryTable {
     }
 
     /// The bucket that holds the entry `matches` accepts among those with `hash`, if any.
-    /// With `touch_value`, each candidate's value is loaded before `matches` runs (for
-    /// `get`, whose caller reads the value next).
+    /// With `touch_value`, each candidate's hint is prefetched and its value loaded before
+    /// `matches` runs (for `get`, whose caller reads the value next).
     fn find(
         &self,
         hash: u64,
@@ -88,19 +132,23 @@ impl EntryTable {
         mut matches: impl FnMut(u32) -> bool,
     ) -> Option<usize> {
         let mask = self.mask();
-        let mut i = hash as usize & mask;
+        let tag = tag(hash);
+        let mut i = tag as usize & mask;
         loop {
             let b = &self.buckets[i];
-            let entry = b.entry.as_ref()?;
-            if b.hash == hash {
+            let value = b.value.as_ref()?;
+            if b.tag == tag {
                 if touch_value {
+                    if b.hint != 0 {
+                        prefetch_line(std::ptr::without_provenance(b.hint));
+                    }
                     // A plain load of the value's reference count, before `matches` loads
                     // the node: the two cache misses overlap, and the caller's increment of
                     // the count (a locked instruction, which waits for every load before
                     // it) then finds the line in cache.
-                    std::hint::black_box(std::sync::Arc::strong_count(&entry.value));
+                    std::hint::black_box(std::sync::Arc::strong_count(value));
                 }
-                if matches(entry.slot) {
+                if matches(b.slot) {
                     return Some(i);
                 }
             }
@@ -108,9 +156,15 @@ impl EntryTable {
         }
     }
 
-    pub(super) fn get(&self, hash: u64, matches: impl FnMut(u32) -> bool) -> Option<&TableEntry> {
+    /// The slot and value of the entry `matches` accepts among those with `hash`.
+    pub(super) fn get(
+        &self,
+        hash: u64,
+        matches: impl FnMut(u32) -> bool,
+    ) -> Option<(u32, &CacheValue)> {
         let i = self.find(hash, true, matches)?;
-        self.buckets[i].entry.as_ref()
+        let b = &self.buckets[i];
+        Some((b.slot, b.value.as_ref()?))
     }
 
     /// Maps the key to `entry`; returns the entry it replaces (the one `matches` accepts).
@@ -121,12 +175,14 @@ impl EntryTable {
         matches: impl FnMut(u32) -> bool,
     ) -> Option<TableEntry> {
         if let Some(i) = self.find(hash, false, matches) {
-            return self.buckets[i].entry.replace(entry);
+            let old = self.buckets[i].take();
+            self.buckets[i] = Bucket::from_entry(tag(hash), entry);
+            return old;
         }
         if (self.len + 1) * 2 > self.buckets.len() {
             self.grow();
         }
-        self.place(hash, entry);
+        self.place(tag(hash), entry);
         self.len += 1;
         None
     }
@@ -138,14 +194,14 @@ impl EntryTable {
         matches: impl FnMut(u32) -> bool,
     ) -> Option<TableEntry> {
         let mut hole = self.find(hash, false, matches)?;
-        let removed = self.buckets[hole].entry.take();
+        let removed = self.buckets[hole].take();
         self.len -= 1;
         // Backward shift: move each later entry of the run into the hole if its home bucket
         // is not between the hole and where it sits (cyclically).
         let mask = self.mask();
         let mut j = (hole + 1) & mask;
-        while self.buckets[j].entry.is_some() {
-            let home = self.buckets[j].hash as usize & mask;
+        while self.buckets[j].value.is_some() {
+            let home = self.buckets[j].home(mask);
             let distance_here = j.wrapping_sub(home) & mask;
             let distance_hole = j.wrapping_sub(hole) & mask;
             if distance_here >= distance_hole {
@@ -157,25 +213,23 @@ impl EntryTable {
         removed
     }
 
-    /// Every entry with its hash, in bucket order.
+    /// Every entry's stored hash bits (a hash that finds it), slot and value, in bucket
+    /// order.
     #[cfg(test)]
-    pub(super) fn iter(&self) -> impl Iterator<Item = (u64, &TableEntry)> {
+    pub(super) fn iter(&self) -> impl Iterator<Item = (u64, u32, &CacheValue)> + '_ {
         self.buckets
             .iter()
-            .filter_map(|b| b.entry.as_ref().map(|e| (b.hash, e)))
+            .filter_map(|b| Some((u64::from(b.tag), b.slot, b.value.as_ref()?)))
     }
 
     /// Puts an entry whose key is not in the table into the first free bucket of its run.
-    fn place(&mut self, hash: u64, entry: TableEntry) {
+    fn place(&mut self, tag: u32, entry: TableEntry) {
         let mask = self.mask();
-        let mut i = hash as usize & mask;
-        while self.buckets[i].entry.is_some() {
+        let mut i = tag as usize & mask;
+        while self.buckets[i].value.is_some() {
             i = (i + 1) & mask;
         }
-        self.buckets[i] = Bucket {
-            hash,
-            entry: Some(entry),
-        };
+        self.buckets[i] = Bucket::from_entry(tag, entry);
     }
 
     fn grow(&mut self) {
@@ -183,9 +237,10 @@ impl EntryTable {
             .map(|_| Bucket::default())
             .collect();
         let old = std::mem::replace(&mut self.buckets, bigger);
-        for b in old.into_vec() {
-            if let Some(entry) = b.entry {
-                self.place(b.hash, entry);
+        for mut b in old.into_vec() {
+            let tag = b.tag;
+            if let Some(entry) = b.take() {
+                self.place(tag, entry);
             }
         }
     }
@@ -202,6 +257,7 @@ mod tests {
         TableEntry {
             slot,
             value: Arc::new(slot),
+            hint: 0,
         }
     }
 
@@ -216,12 +272,38 @@ mod tests {
         // Slots 1 and 2 share a hash; the caller's key check picks between them.
         assert!(t.insert(7, entry(1), |s| s == 1).is_none());
         assert!(t.insert(7, entry(2), |s| s == 2).is_none());
-        assert_eq!(t.get(7, |s| s == 2).map(|e| e.slot), Some(2));
-        assert_eq!(t.get(7, |s| s == 1).map(|e| e.slot), Some(1));
+        assert_eq!(t.get(7, |s| s == 2).map(|(s, _)| s), Some(2));
+        assert_eq!(t.get(7, |s| s == 1).map(|(s, _)| s), Some(1));
         assert!(t.get(7, |s| s == 3).is_none());
         assert_eq!(t.remove(7, |s| s == 1).map(|e| e.slot), Some(1));
-        assert_eq!(t.get(7, |s| s == 2).map(|e| e.slot), Some(2));
+        assert_eq!(t.get(7, |s| s == 2).map(|(s, _)| s), Some(2));
         assert_eq!(t.len(), 1);
+    }
+
+    #[test]
+    fn hints_stay_with_their_entries_through_growth_and_shifts() {
+        let mut t = EntryTable::new();
+        // Hashes crowded into few home buckets, so that removals shift runs back.
+        let hash = |k: u32| u64::from(k % 5) | (u64::from(k) << 40);
+        for k in 0..100 {
+            let e = TableEntry {
+                slot: k,
+                value: Arc::new(k),
+                hint: 0x1000 + k as usize,
+            };
+            assert!(t.insert(hash(k), e, |s| s == k).is_none());
+        }
+        assert!(t.capacity() >= 200, "the table grew");
+        for k in (0..100).step_by(3) {
+            let e = t.remove(hash(k), |s| s == k).expect("present");
+            assert_eq!((e.slot, e.hint), (k, 0x1000 + k as usize));
+        }
+        for k in 0..100 {
+            let found = t.get(hash(k), |s| s == k).map(|(s, _)| s);
+            assert_eq!(found, (k % 3 != 0).then_some(k));
+        }
+        let replaced = t.insert(hash(1), entry(1), |s| s == 1).expect("replaces");
+        assert_eq!(replaced.hint, 0x1001);
     }
 
     #[derive(Debug, Clone)]
@@ -257,7 +339,7 @@ mod tests {
                     Op::Insert(k, v) => {
                         let slot = u32::try_from(keys.len()).expect("small");
                         keys.push(k);
-                        let e = TableEntry { slot, value: Arc::new(v) };
+                        let e = TableEntry { slot, value: Arc::new(v), hint: 0 };
                         let old = t.insert(hash(k), e, |s| keys[s as usize] == k);
                         let old_v = old.map(|e| *e.value.downcast_ref::<u32>().expect("u32"));
                         prop_assert_eq!(old_v, model.insert(k, v));
@@ -274,7 +356,7 @@ mod tests {
             for k in 0..=u8::MAX {
                 let got = t
                     .get(hash(k), |s| keys[s as usize] == k)
-                    .map(|e| *e.value.downcast_ref::<u32>().expect("u32"));
+                    .map(|(_, v)| *v.downcast_ref::<u32>().expect("u32"));
                 prop_assert_eq!(got, model.get(&k).copied());
             }
             prop_assert_eq!(t.iter().count(), model.len());

@@ -215,18 +215,20 @@ impl TableCacheSlot {
     }
 
     /// Inserts `value` as the block at `offset` without pinning it (for a reader that
-    /// borrows); returns whether the cache took it.
+    /// borrows); returns whether the cache took it. `hint` is what lookups prefetch (see
+    /// [`LruCache::insert_detached_with_hint`]).
     pub(crate) fn insert_unpinned<T: Any + Send + Sync>(
         &self,
         offset: u64,
         value: &Arc<T>,
+        hint: usize,
         charge: usize,
         priority: Priority,
     ) -> bool {
         let stored: Arc<dyn Any + Send + Sync> = Arc::clone(value) as _;
-        let taken = self
-            .cache
-            .insert_detached(self.key(offset), stored, charge, priority);
+        let taken =
+            self.cache
+                .insert_detached_with_hint(self.key(offset), stored, hint, charge, priority);
         self.count_insert(taken, charge);
         taken
     }

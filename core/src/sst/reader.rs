@@ -567,7 +567,8 @@ impl Table {
         }
         let block = Arc::new(self.read_block(h, self.opts.verify_checksums)?);
         if fill_cache {
-            slot.insert_unpinned(h.offset, &block, block_charge(&block), Priority::Low);
+            let hint = block.restart_array_addr();
+            slot.insert_unpinned(h.offset, &block, hint, block_charge(&block), Priority::Low);
         }
         Ok(HeldBlock::Shared(block))
     }

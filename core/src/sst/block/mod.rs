@@ -146,6 +146,12 @@ impl Block {
         self.restart_offset
     }
 
+    /// The address of the restart array: what a point lookup reads first in the block (the
+    /// block cache's prefetch hint for data blocks).
+    pub(crate) fn restart_array_addr(&self) -> usize {
+        self.data.as_ptr().addr() + self.restart_offset
+    }
+
     /// Starts loading the restart array (a point lookup's first read of a data block).
     pub(crate) fn prefetch_restart_array(&self) {
         prefetch_byte(&self.data, self.restart_offset);
