@@ -15,7 +15,8 @@
 //!
 //! The hint is an address the inserter expects the reader of the value to need right after
 //! the lookup, one dependent load past the value's header: for a data block, its restart
-//! array (see `sst::reader`). Asking for it from the bucket takes one cache miss off the
+//! array (see `sst::reader`). With it go the first `HINTED_VALUE_BYTES` of the value itself
+//! (a data block's description, with its restart words). Asking for it from the bucket takes one cache miss off the
 //! chain of a block lookup (bucket, block header, restart array). It is only ever
 //! prefetched, never read, so a stale or zero hint costs nothing but the prefetch.
 //!
@@ -27,6 +28,10 @@
 
 use super::lru::CacheValue;
 use crate::util::prefetch::prefetch_line;
+
+/// How much of a value with a prefetch hint a lookup starts loading besides the hinted line:
+/// a data block's description (`sst::block::Block`, which holds its restart words).
+const HINTED_VALUE_BYTES: usize = 128;
 
 /// Buckets of a new table (RocksDB's `LRUHandleTable` starts with 16 as well).
 const MIN_BUCKETS: usize = 16;
@@ -141,6 +146,11 @@ impl EntryTable {
                 if touch_value {
                     if b.hint != 0 {
                         prefetch_line(std::ptr::without_provenance(b.hint));
+                        // A hinted value's reader also reads its first `HINTED_VALUE_BYTES`
+                        // (the load below brings the line of the reference count only).
+                        let v = std::sync::Arc::as_ptr(value).cast::<u8>();
+                        prefetch_line(v.wrapping_add(64));
+                        prefetch_line(v.wrapping_add(HINTED_VALUE_BYTES - 1));
                     }
                     // A plain load of the value's reference count, before `matches` loads
                     // the node: the two cache misses overlap, and the caller's increment of

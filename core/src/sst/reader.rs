@@ -563,6 +563,7 @@ impl Table {
             ));
         };
         if let Some(block) = slot.borrow::<Block>(h.offset, BlockKind::Data) {
+            block.make_run_words(self.data_order(), self.global_seqno());
             return Ok(HeldBlock::Shared(block));
         }
         let block = Arc::new(self.read_block(h, self.opts.verify_checksums)?);

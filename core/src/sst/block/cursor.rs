@@ -30,7 +30,8 @@
 //! `MAX_TOUCHED_RESTARTS` of them; a 4 KiB block of small entries has a few) and then one
 //! byte of every cache line of the first 2 KiB of the run it scans, with loads that do not
 //! depend on each other ([`touch`]), so the lines arrive together. An index block's search
-//! is narrowed by its restart prefixes (`super::restart_prefixes`) instead.
+//! is narrowed by its restart prefixes (`super::restart_prefixes`) instead, and a cached data
+//! block's by its inline run words when it has them (then no restart entry is read first).
 
 use std::cmp::Ordering;
 
@@ -404,15 +405,19 @@ impl BlockCursor {
         if !self.restarts_ok(block) {
             return None;
         }
-        if layout.index.is_none() && block.num_restarts() <= MAX_TOUCHED_RESTARTS {
+        let words = match block.run_words() {
+            Some(w) => w.narrow(layout.order, target),
+            None => block
+                .restart_prefixes()
+                .and_then(|p| p.narrow(layout.order, target)),
+        };
+        if words.is_none() && layout.index.is_none() && block.num_restarts() <= MAX_TOUCHED_RESTARTS
+        {
             let data = block.data();
             touch((0..block.num_restarts()).map(|i| data.get(block.restart_point(i))));
         }
         let whole = (0usize, block.num_restarts() - 1);
-        let (mut left, mut right) = block
-            .restart_prefixes()
-            .and_then(|p| p.narrow(layout.order, target))
-            .unwrap_or(whole);
+        let (mut left, mut right) = words.unwrap_or(whole);
         while left < right {
             let mid = (left + right).div_ceil(2);
             let Some(k) = restart_key(block, layout, mid) else {
