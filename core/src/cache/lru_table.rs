@@ -16,15 +16,17 @@
 //! The hint is an address the inserter expects the reader of the value to need right after
 //! the lookup, one dependent load past the value's header: for a data block, its restart
 //! array (see `sst::reader`). With it go the first `HINTED_VALUE_BYTES` of the value itself
-//! (a data block's description, with its restart words). Asking for it from the bucket takes one cache miss off the
-//! chain of a block lookup (bucket, block header, restart array). It is only ever
-//! prefetched, never read, so a stale or zero hint costs nothing but the prefetch.
+//! (a data block's description, with its restart words). Asking for them from the bucket
+//! takes one cache miss off the chain of a block lookup (bucket, block header, restart
+//! array). The hint is only ever prefetched, never read, so a stale or zero hint costs
+//! nothing but the prefetch.
 //!
 //! The table does not hold keys: equal hashes are confirmed by the caller's `matches`
 //! (which compares the node's key), so a collision of the stored bits costs a comparison,
-//! never a wrong answer. The home bucket is the hash's low bits too, so a table has at most
-//! 2^32 buckets. At most half the buckets are used (the table doubles past that), so probe runs
-//! are short; a removal shifts the run after it back (no tombstones).
+//! never a wrong answer. The home bucket is taken from the same 32 bits, so a table past
+//! 2^32 buckets (128 GiB of them) would no longer spread its entries over all of them. At
+//! most half the buckets are used (the table doubles past that), so probe runs are short; a
+//! removal shifts the run after it back (no tombstones).
 
 use super::lru::CacheValue;
 use crate::util::prefetch::prefetch_line;
