@@ -126,8 +126,8 @@ impl std::ops::Deref for ZeroedWords {
 impl Drop for ZeroedWords {
     fn drop(&mut self) {
         if let Inner::Mapped { ptr, words } = self.inner {
-            // SAFETY: the range is exactly the mapping `map_huge` or `map_plain` returned for this value,
-            // and no reference into it outlives `self`.
+            // SAFETY: the range is exactly the mapping `map_huge` or `map_plain` returned for
+            // this value, and no reference into it outlives `self`.
             unsafe {
                 libc::munmap(ptr.as_ptr().cast(), words * 8);
             }
@@ -161,7 +161,7 @@ fn map_huge(bytes: usize) -> Option<NonNull<AtomicU64>> {
             libc::munmap(end.cast(), tail);
         }
     }
-    advise_huge_pages(aligned, bytes);
+    advise_huge_pages(aligned, bytes, true);
     NonNull::new(aligned.cast::<AtomicU64>())
 }
 
@@ -177,7 +177,7 @@ fn map_plain(bytes: usize) -> Option<NonNull<AtomicU64>> {
     let base = map_anonymous(bytes)?;
     // Where THP is on for all memory, the kernel could back (merged) plain mappings with
     // huge pages, resident whole as soon as they are touched.
-    advise_no_huge_pages(base.cast(), bytes);
+    advise_huge_pages(base.cast(), bytes, false);
     NonNull::new(base.cast::<AtomicU64>())
 }
 
@@ -198,31 +198,25 @@ fn map_anonymous(bytes: usize) -> Option<*mut libc::c_void> {
     (base != libc::MAP_FAILED).then_some(base)
 }
 
-/// Asks for transparent huge pages over `[at, at + bytes)`, a mapping of ours.
-fn advise_huge_pages(at: *mut u8, bytes: usize) {
+/// Asks for transparent huge pages (`huge`) or for base pages only over `[at, at + bytes)`,
+/// a mapping of ours. Off Linux there is no such advice and the mapping stays an ordinary
+/// one.
+fn advise_huge_pages(at: *mut u8, bytes: usize, huge: bool) {
     #[cfg(any(target_os = "linux", target_os = "android"))]
-    advise(at, bytes, libc::MADV_HUGEPAGE);
-    #[cfg(not(any(target_os = "linux", target_os = "android")))]
-    let _ = (at, bytes);
-}
-
-/// Asks for base pages only over `[at, at + bytes)`, a mapping of ours.
-fn advise_no_huge_pages(at: *mut u8, bytes: usize) {
-    #[cfg(any(target_os = "linux", target_os = "android"))]
-    advise(at, bytes, libc::MADV_NOHUGEPAGE);
-    #[cfg(not(any(target_os = "linux", target_os = "android")))]
-    let _ = (at, bytes);
-}
-
-/// `madvise(at, bytes, advice)` over a mapping of ours; elsewhere there is no such advice and
-/// the mapping stays an ordinary one.
-#[cfg(any(target_os = "linux", target_os = "android"))]
-fn advise(at: *mut u8, bytes: usize, advice: libc::c_int) {
-    // SAFETY: the range is a live mapping owned by the caller; advice changes no contents,
-    // and an error (no THP in this kernel) leaves it as it is.
-    unsafe {
-        libc::madvise(at.cast(), bytes, advice);
+    {
+        let advice = if huge {
+            libc::MADV_HUGEPAGE
+        } else {
+            libc::MADV_NOHUGEPAGE
+        };
+        // SAFETY: the range is a live mapping owned by the caller; advice changes no
+        // contents, and an error (no THP in this kernel) leaves it as it is.
+        unsafe {
+            libc::madvise(at.cast(), bytes, advice);
+        }
     }
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    let _ = (at, bytes, huge);
 }
 
 #[cfg(test)]

@@ -28,10 +28,11 @@
 //! A data block in the block cache gets a small copy of the same aid, [`RunWords`], kept
 //! inline in its `Block` (no allocation of its own) at its first cache hit, when it has at
 //! most [`RUN_WORDS`] restart points and its common prefix is at most [`RUN_WORDS_COMMON`]
-//! bytes: a 4 KiB block of 100-byte values has three. A get's search of a cached data block then chooses its restart run from the
-//! block's header, which the block cache starts loading at the lookup together with the
-//! restart array (the bucket's prefetch hint, `cache::lru_table`), instead of first loading
-//! the restart entries: one dependent cache miss fewer per get.
+//! bytes: a 4 KiB block of 100-byte values has three. A get's search of a cached data block
+//! then chooses its restart run from the block's header, which the block cache starts
+//! loading at the lookup together with the restart array (the bucket's prefetch hint,
+//! `cache::lru_table`), instead of first loading the restart entries: one dependent cache
+//! miss fewer per get.
 //!
 //! Not part of any file format: nothing of it is written.
 
@@ -195,7 +196,7 @@ impl RunWords {
         if !(2..=RUN_WORDS).contains(&n) {
             return None;
         }
-        // Each restart key decoded once (this runs for every data block read from a file).
+        // Each restart key decoded once (this runs once for every data block the cache hits).
         let mut keys: [&[u8]; RUN_WORDS] = [&[]; RUN_WORDS];
         for (i, k) in keys.iter_mut().take(n).enumerate() {
             let stored = restart_key(block, layout, i)?;
