@@ -396,22 +396,36 @@ def table(rows, repeats):
     return "\n".join(lines)
 
 
-def sync_table(rows):
+def cpu_ceiling(rate_bound, cpu_us, nproc):
+    """The commits/s an engine's measured CPU per commit allows when every CPU does nothing
+    else, as a fraction of the disk bound: the target needs at least 0.80 of it."""
+    if not rate_bound or not cpu_us or not nproc:
+        return None
+    return nproc * 1e6 / cpu_us / rate_bound
+
+
+def sync_table(rows, nproc):
     lines = ["| workload | disk syncs/s (S run / R run) | bound = syncs/s × threads | solistore commits/s | of bound | "
              "commits per fdatasync | RocksDB commits/s | of bound | commits per fdatasync | target (≥ 0.80 of bound) | "
-             "in-place syncs/s (S run) | solistore of in-place bound |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|"]
+             "in-place syncs/s (S run) | solistore of in-place bound | CPU per commit the target allows (µs) | "
+             "CPU ceiling, of bound (S / R) |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|"]
     for row in rows:
         if row.get("workload") != "fillsync" or row.get("ratio") is None:
             continue
         se, ke = row["s_extra"], row["k_extra"]
         ok = se.get("of_bound") is not None and se["of_bound"] >= 1 / SYNC_BOUND
+        bound = se.get("bound_commits_per_s")
+        # At 0.80 of the bound with every CPU busy, each commit may take this much CPU.
+        allowed = nproc * 1e6 / (bound / SYNC_BOUND) if bound and nproc else None
         lines.append(
             f"| `{row['spec']}` | {fmt_rate(se.get('disk_syncs_per_s'))} / {fmt_rate(ke.get('disk_syncs_per_s'))} | "
             f"{fmt_rate(se.get('bound_commits_per_s'))} | {fmt_rate(row['s_rate'])} | {fmt_num(se.get('of_bound'))} | "
             f"{fmt_num(se.get('commits_per_sync'), 1)} | {fmt_rate(row['k_rate'])} | {fmt_num(ke.get('of_bound'))} | "
             f"{fmt_num(ke.get('commits_per_sync'), 1)} | {'met' if ok else '**MISSED**'} | "
-            f"{fmt_rate(se.get('in_place_syncs_per_s'))} | {fmt_num(se.get('of_in_place_bound'))} |")
+            f"{fmt_rate(se.get('in_place_syncs_per_s'))} | {fmt_num(se.get('of_in_place_bound'))} | "
+            f"{fmt_num(allowed)} | {fmt_num(cpu_ceiling(bound, row['s_cpu'], nproc))} / "
+            f"{fmt_num(cpu_ceiling(ke.get('bound_commits_per_s'), row['k_cpu'], nproc))} |")
     return "\n".join(lines)
 
 
@@ -554,7 +568,7 @@ def report(meta, records, order, groups, md, notes, failures):
     rows = summarize(records, order)
     errors = [f"{r['engine']} {r['group']} {r['spec']}: {r['error']}" for r in records if r["error"]]
     tab = table(rows, repeats)
-    st = sync_table(rows)
+    st = sync_table(rows, meta['machine']['nproc'])
     miss = misses(rows)
 
     head = (f"{meta['profile']} profile, {repeats} run(s) per engine alternating (first engine swapped every run), medians; "
