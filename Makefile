@@ -13,7 +13,7 @@ LIB := $(LIBDIR)/libsolistore.so
 DROPIN := $(LIBDIR)/dropin
 
 .PHONY: all build dropin run run-dotnet lint test test-rust test-c test-c-sanitize test-python test-dotnet abi soak install install-check clean
-.PHONY: bench bench-quick bench-smoke
+.PHONY: bench bench-quick bench-smoke bench-reference
 .PHONY: fuzz fuzz-smoke fuzz-tools fuzz-seeds
 
 all: build
@@ -109,6 +109,10 @@ bench-quick: build
 
 bench-smoke: build
 	$(MAKE) -C bench smoke SOLISTORE=$(CURDIR)/$(LIB)
+
+# Debian's db_bench and the driver, both on librocksdb: RocksDB's own numbers (~10 min).
+bench-reference:
+	$(MAKE) -C bench reference
 
 # Long runs: the 1,000-kill crash loop and deep property tests.
 soak:

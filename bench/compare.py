@@ -61,7 +61,8 @@ PROFILES = {
         "groups": [
             ("fillseq", [], ["fillseq"]),
             ("db_bench", [], ["fillrandom", "overwrite", "readrandom", "readmissing", "readseq", "readreverse",
-                              "seekrandom", "multireadrandom@reads=500000", "readrandom@cache_mb=8@reads=300000",
+                              "seekrandom", "multireadrandom@reads=500000", "multireadrandom@reads=500000@batched=1",
+                              "readrandom@cache_mb=8@reads=300000",
                               "readwhilewriting@reads=200000", "deleterandom"]),
             ("compression none", [], ["fillrandom@compression=none", "readrandom@compression=none"]),
             ("compression lz4", [], ["fillrandom@compression=lz4", "readrandom@compression=lz4"]),
@@ -92,7 +93,8 @@ PROFILES = {
                   "--kahuna_history_keys=300", "--kahuna_reads=2000", "--kahuna_checkpoints=1", "--progress=0"],
         "groups": [
             ("db_bench", [], ["fillseq", "fillrandom", "overwrite", "readrandom", "readmissing", "readseq",
-                              "readreverse", "seekrandom", "multireadrandom", "readwhilewriting", "deleterandom"]),
+                              "readreverse", "seekrandom", "multireadrandom", "multireadrandom@batched=1", "readwhilewriting",
+                              "deleterandom"]),
             ("Kommander", ["--sync=1"], ["wal_append@writers=2", "wal_commit", "wal_batch64", "wal_mixed@writers=2@checkpoint_every=50"]),
             ("Kahuna", ["--dataset=history"], KAHUNA),
             ("synced writes", [], ["disk", "fillsync@threads=4"]),

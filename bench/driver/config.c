@@ -68,6 +68,7 @@ static const struct flag FLAGS[] = {
     F("write_buffer_mb", K_LONG, write_buffer_mb),
     F("max_write_buffer_number", K_INT, max_write_buffer_number),
     F("multiget", K_INT, multiget),
+    F("batched", K_INT, batched),
     F("seek_nexts", K_INT, seek_nexts),
     F("duration", K_DOUBLE, duration),
     F("max_ops", K_LONG, max_ops),

@@ -24,6 +24,7 @@ typedef struct rocksdb_writebatch_t rocksdb_writebatch_t;
 typedef struct rocksdb_iterator_t rocksdb_iterator_t;
 typedef struct rocksdb_column_family_handle_t rocksdb_column_family_handle_t;
 typedef struct rocksdb_checkpoint_t rocksdb_checkpoint_t;
+typedef struct rocksdb_pinnableslice_t rocksdb_pinnableslice_t;
 
 /* X(return type, name without the rocksdb_ prefix, parameter list) */
 #define BENCH_ENGINE_FUNCTIONS(X)                                                                  \
@@ -83,6 +84,11 @@ typedef struct rocksdb_checkpoint_t rocksdb_checkpoint_t;
     X(void, multi_get,                                                                             \
       (rocksdb_t *, const rocksdb_readoptions_t *, size_t, const char *const *, const size_t *,    \
        char **, size_t *, char **))                                                                \
+    X(void, batched_multi_get_cf,                                                                  \
+      (rocksdb_t *, const rocksdb_readoptions_t *, rocksdb_column_family_handle_t *, size_t,       \
+       const char *const *, const size_t *, rocksdb_pinnableslice_t **, char **, const _Bool))     \
+    X(const char *, pinnableslice_value, (const rocksdb_pinnableslice_t *, size_t *))              \
+    X(void, pinnableslice_destroy, (rocksdb_pinnableslice_t *))                                    \
     X(rocksdb_writebatch_t *, writebatch_create, (void))                                           \
     X(void, writebatch_destroy, (rocksdb_writebatch_t *))                                          \
     X(void, writebatch_clear, (rocksdb_writebatch_t *))                                            \

@@ -34,6 +34,7 @@ struct config {
     long write_buffer_mb;
     int max_write_buffer_number; /* 0: the engine's default (2) */
     int multiget;      /* keys per multi_get call */
+    int batched;       /* multireadrandom through rocksdb_batched_multi_get_cf (pinned values) */
     int seek_nexts;    /* next() calls after each seek */
     /* time-bounded workloads (WAL shapes, synced writes, Kahuna's batches) */
     double duration;
