@@ -113,6 +113,14 @@ SYNC_BOUND = 1.25  # synced writes: commits/s within 1.25x of disk syncs/s x gro
 # RSS and write amplification count as "no higher" up to 2% above RocksDB's: write_bytes moves in
 # 4 KiB pages and RSS by a few pages from run to run.
 TOLERANCE = 1.02
+GROUP_WRITE_NOTE = (
+    "Device bytes over all of a group's workloads, reads included, divided by the user bytes of "
+    "its writing workloads, per run and engine (a pair's runs did the same writes, except a "
+    "writer that runs beside timed readers, as readwhilewriting's). The workloads of a "
+    "group share one database, so a flush or compaction that one leaves behind is paid in a "
+    "later one, and a per-workload write-amp can charge one engine's debt to the wrong "
+    "workload; over the group each engine pays its own. Shown beside the per-workload "
+    "verdicts, not instead of them.")
 
 
 def sh(cmd):
@@ -431,6 +439,47 @@ def sync_table(rows, nproc):
     return "\n".join(lines)
 
 
+def group_write_table(records, groups):
+    """Write-amp over each group's run as a whole: every byte the device took during all of the
+    group's workloads (reads included: a compaction a write left may run during a later
+    workload) over the user bytes of its writing workloads, per run, both engines. A group's
+    workloads share one database, so a flush or compaction one workload leaves (an engine's
+    settle can report nothing pending while debt remains) is charged to a later one; summed
+    over the group, each engine pays its own. Groups without a device count are left out."""
+    runs = {}
+    for r in records:
+        if r.get("error"):
+            continue
+        key = (r["group"], r["repeat"], r["engine"])
+        acc = runs.setdefault(key, {"dev": 0, "user": 0, "ok": True})
+        if r.get("device_write_bytes") is None:
+            acc["ok"] = False
+        else:
+            acc["dev"] += r["device_write_bytes"]
+        acc["user"] += r.get("user_bytes") or 0
+    lines = ["| group | device MB per run (solistore / RocksDB) | user MB per run | group write-amp (S / R, medians) | "
+             "median of the runs' ratios |",
+             "|---|---|---|---:|---:|"]
+    for g, _, _ in groups:
+        pairs = []
+        for rep in sorted({k[1] for k in runs if k[0] == g}):
+            s, k = runs.get((g, rep, "solistore")), runs.get((g, rep, "rocksdb"))
+            if s and k and s["ok"] and k["ok"] and s["user"] and k["user"]:
+                pairs.append((s, k))
+        if not pairs:
+            continue
+        ratios = [(s["dev"] / s["user"]) / (k["dev"] / k["user"]) for s, k in pairs if k["dev"]]
+        def mb(field):
+            return ", ".join("%.0f / %.0f" % (s[field] / 1e6, k[field] / 1e6) for s, k in pairs)
+
+        lines.append(
+            f"| {g} | {mb('dev')} | {mb('user')} | "
+            f"{fmt_num(median([s['dev'] / s['user'] for s, _ in pairs]))} / "
+            f"{fmt_num(median([k['dev'] / k['user'] for _, k in pairs]))} | "
+            f"{fmt_num(median(ratios) if ratios else None)} |")
+    return "\n".join(lines) if len(lines) > 2 else ""
+
+
 def misses(rows):
     out = []
     for row in rows:
@@ -571,6 +620,7 @@ def report(meta, records, order, groups, md, notes, failures):
     errors = [f"{r['engine']} {r['group']} {r['spec']}: {r['error']}" for r in records if r["error"]]
     tab = table(rows, repeats)
     st = sync_table(rows, meta['machine']['nproc'])
+    gw = group_write_table(records, groups)
     miss = misses(rows)
 
     head = (f"{meta['profile']} profile, {repeats} run(s) per engine alternating (first engine swapped every run), medians; "
@@ -591,6 +641,9 @@ def report(meta, records, order, groups, md, notes, failures):
     if st.count("\n") > 1:
         print()
         print(st)
+    if gw:
+        print()
+        print(gw)
     if miss:
         print("\ntargets missed:")
         print("\n".join(miss))
@@ -631,6 +684,8 @@ def report(meta, records, order, groups, md, notes, failures):
             f.write(tab + "\n\n")
             if st.count("\n") > 1:
                 f.write("## Synced writes against the disk's limit\n\n" + st + "\n\n")
+            if gw:
+                f.write("## Write-amp over each group\n\n" + GROUP_WRITE_NOTE + "\n\n" + gw + "\n\n")
             f.write("## Targets missed\n\n" + ("\n".join(miss) if miss else "none") + "\n")
             if errors or failures:
                 f.write("\n## Errors\n\n" + "\n".join("- " + e for e in errors + failures) + "\n")
