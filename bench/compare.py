@@ -430,7 +430,7 @@ def sync_table(rows, nproc):
         allowed = nproc * 1e6 / (bound / SYNC_BOUND) if bound and nproc else None
         lines.append(
             f"| `{row['spec']}` | {fmt_rate(se.get('disk_syncs_per_s'))} / {fmt_rate(ke.get('disk_syncs_per_s'))} | "
-            f"{fmt_rate(se.get('bound_commits_per_s'))} | {fmt_rate(row['s_rate'])} | {fmt_num(se.get('of_bound'))} | "
+            f"{fmt_rate(bound)} | {fmt_rate(row['s_rate'])} | {fmt_num(se.get('of_bound'))} | "
             f"{fmt_num(se.get('commits_per_sync'), 1)} | {fmt_rate(row['k_rate'])} | {fmt_num(ke.get('of_bound'))} | "
             f"{fmt_num(ke.get('commits_per_sync'), 1)} | {'met' if ok else '**MISSED**'} | "
             f"{fmt_rate(se.get('in_place_syncs_per_s'))} | {fmt_num(se.get('of_in_place_bound'))} | "
@@ -440,12 +440,8 @@ def sync_table(rows, nproc):
 
 
 def group_write_table(records, groups):
-    """Write-amp over each group's run as a whole: every byte the device took during all of the
-    group's workloads (reads included: a compaction a write left may run during a later
-    workload) over the user bytes of its writing workloads, per run, both engines. A group's
-    workloads share one database, so a flush or compaction one workload leaves (an engine's
-    settle can report nothing pending while debt remains) is charged to a later one; summed
-    over the group, each engine pays its own. Groups without a device count are left out."""
+    """The table of write-amp over each group's run as a whole (`GROUP_WRITE_NOTE` says what
+    and why); groups without a device count are left out."""
     runs = {}
     for r in records:
         if r.get("error"):
@@ -469,6 +465,7 @@ def group_write_table(records, groups):
         if not pairs:
             continue
         ratios = [(s["dev"] / s["user"]) / (k["dev"] / k["user"]) for s, k in pairs if k["dev"]]
+
         def mb(field):
             return ", ".join("%.0f / %.0f" % (s[field] / 1e6, k[field] / 1e6) for s, k in pairs)
 
